@@ -1,0 +1,38 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Direction of dependency: C modules → KeyshelfCrypto → KeyshelfVault →
+// KeyshelfCredentials → (KeyshelfTransfer) → KeyshelfTUI / KeyshelfCLI → keyshelf.
+let package = Package(
+    name: "keyshelf",
+    targets: [
+        .systemLibrary(
+            name: "CSodium", pkgConfig: "libsodium",
+            providers: [.apt(["libsodium-dev"])]),
+        .systemLibrary(
+            name: "CCurses", pkgConfig: "ncursesw",
+            providers: [.apt(["libncursesw5-dev"])]),
+        .systemLibrary(
+            name: "CIDN2", pkgConfig: "libidn2",
+            providers: [.apt(["libidn2-dev"])]),
+        // libcsv-dev ships no pkg-config file; the modulemap links "csv".
+        .systemLibrary(name: "CCSV", providers: [.apt(["libcsv-dev"])]),
+        .target(name: "CSystem"),
+
+        .target(name: "KeyshelfCrypto", dependencies: ["CSodium", "CSystem"]),
+        .target(name: "KeyshelfVault", dependencies: ["KeyshelfCrypto", "CSystem"]),
+        .target(name: "KeyshelfCredentials", dependencies: ["KeyshelfVault", "KeyshelfCrypto", "CIDN2", "CSystem"]),
+        .target(name: "KeyshelfTransfer", dependencies: ["KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto", "CCSV"]),
+        .target(name: "KeyshelfTUI", dependencies: ["KeyshelfCredentials", "KeyshelfTransfer", "KeyshelfVault", "KeyshelfCrypto", "CCurses", "CSystem"]),
+        .target(name: "KeyshelfCLI", dependencies: ["KeyshelfCredentials", "KeyshelfTransfer", "KeyshelfVault", "KeyshelfCrypto", "KeyshelfTUI", "CSystem"]),
+        .executableTarget(name: "keyshelf", dependencies: ["KeyshelfCLI"]),
+        .executableTarget(name: "keyshelf-bench", dependencies: ["KeyshelfCredentials", "KeyshelfTransfer", "KeyshelfVault", "KeyshelfCrypto"]),
+
+        .testTarget(name: "CryptoTests", dependencies: ["KeyshelfCrypto"]),
+        .testTarget(name: "VaultTests", dependencies: ["KeyshelfVault", "KeyshelfCrypto"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "CredentialsTests", dependencies: ["KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto"]),
+        .testTarget(name: "TransferTests", dependencies: ["KeyshelfTransfer", "KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "TUITests", dependencies: ["KeyshelfTUI", "KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["keyshelf"]),
+    ]
+)

@@ -1,0 +1,24 @@
+// SwiftPM drops the -D flags of ncursesw.pc, so the wide-character API is
+// switched on here, before curses.h is read.
+#ifndef KEYSHELF_CCURSES_SHIM_H
+#define KEYSHELF_CCURSES_SHIM_H
+#define _XOPEN_SOURCE_EXTENDED 1
+#define NCURSES_WIDECHAR 1
+#include <locale.h>
+#include <wchar.h>
+#include <ncursesw/curses.h>
+
+// Swift cannot import these macros or read these globals under strict
+// concurrency; the accessors below expose them.
+static inline WINDOW *keyshelf_stdscr(void) { return stdscr; }
+static inline int keyshelf_lines(void) { return LINES; }
+static inline int keyshelf_cols(void) { return COLS; }
+static inline int keyshelf_color_pairs(void) { return COLOR_PAIRS; }
+static inline int keyshelf_colors(void) { return COLORS; }
+static inline attr_t keyshelf_a_bold(void) { return A_BOLD; }
+static inline attr_t keyshelf_a_reverse(void) { return A_REVERSE; }
+static inline attr_t keyshelf_a_underline(void) { return A_UNDERLINE; }
+static inline attr_t keyshelf_a_dim(void) { return A_DIM; }
+static inline attr_t keyshelf_a_normal(void) { return A_NORMAL; }
+static inline int keyshelf_key_f(int n) { return KEY_F(n); }
+#endif

@@ -1,0 +1,18 @@
+// System calls Swift cannot reach through Glibc (variadic prctl, struct ucred).
+#ifndef KEYSHELF_CSYSTEM_H
+#define KEYSHELF_CSYSTEM_H
+#include <sys/types.h>
+
+/// Sets RLIMIT_CORE to 0 and PR_SET_DUMPABLE to 0. Returns 0, or -1 with errno set.
+int keyshelf_disable_core_dumps(void);
+
+/// The uid of the process at the other end of a connected Unix socket
+/// (SO_PEERCRED). Returns 0, or -1 with errno set.
+int keyshelf_peer_uid(int fd, uid_t *uid);
+
+/// Sets the terminal of `fd` to not echo input (returns the previous state
+/// as an opaque token >= 0) or restores it. Returns -1 with errno on failure.
+int keyshelf_tty_echo_off(int fd);
+int keyshelf_tty_echo_restore(int fd, int token);
+
+#endif

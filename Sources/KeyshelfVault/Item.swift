@@ -1,0 +1,138 @@
+import Foundation
+import KeyshelfCrypto
+
+/// Keychain item class (`kSecClass`).
+public enum ItemClass: UInt8, Sendable, CaseIterable {
+    /// `kSecClassGenericPassword`: primary key `account` + `service`.
+    case genericPassword = 1
+    /// `kSecClassInternetPassword`: primary key `account`, `server`, `protocol`,
+    /// `port`, `path`, `securityDomain`, `authenticationType`.
+    case internetPassword = 2
+}
+
+/// When an item may be read (`kSecAttrAccessible`). The `…ThisDeviceOnly`
+/// values never leave this machine: such items are never written to the
+/// shared (synced) vault file.
+public enum Accessible: UInt8, Sendable, CaseIterable {
+    case whenUnlocked = 1
+    case afterFirstUnlock = 2
+    case whenUnlockedThisDeviceOnly = 3
+    case afterFirstUnlockThisDeviceOnly = 4
+    case whenPasscodeSetThisDeviceOnly = 5
+
+    /// True for the values that must stay on this device.
+    public var isThisDeviceOnly: Bool {
+        switch self {
+        case .whenUnlocked, .afterFirstUnlock: false
+        default: true
+        }
+    }
+}
+
+/// Access control flags (`kSecAttrAccessControl`).
+public enum AccessControl: UInt8, Sendable, CaseIterable {
+    /// No extra check once the vault is unlocked.
+    case none = 0
+    /// `userPresence`: the master password is asked again before the secret is released.
+    case userPresence = 1
+}
+
+/// Which vault file an item lives in (DESIGN §1).
+public enum Store: String, Sendable, CaseIterable, Codable {
+    /// `local.vault`: the device's keychain; never synced.
+    case local
+    /// `shared.vault`: shared web credentials; may be synced between machines.
+    case shared
+}
+
+/// One keychain item as persisted in a vault file.
+///
+/// Strings are plain Swift strings because they are not secret; the password
+/// is a `Secret` in sodium-allocated memory. `server` holds the normalised
+/// A-label form (DESIGN §1); `port` is 0 when it is the scheme's default.
+public struct Item: Sendable, Equatable {
+    /// Stable identity across edits and machines (used to merge synced copies).
+    public var id: UUID
+    public var itemClass: ItemClass
+    /// `kSecAttrAccount`: the user name / login.
+    public var account: String
+    /// `kSecAttrService` (generic passwords only).
+    public var service: String
+    /// `kSecAttrServer` (internet passwords only), normalised A-label host.
+    public var server: String
+    /// `kSecAttrProtocol`, e.g. "https" (internet passwords only).
+    public var `protocol`: String
+    /// `kSecAttrPort`; 0 means the protocol's default port.
+    public var port: Int
+    /// `kSecAttrPath` (internet passwords only).
+    public var path: String
+    /// `kSecAttrSecurityDomain`, e.g. an HTTP realm (internet passwords only).
+    public var securityDomain: String
+    /// `kSecAttrAuthenticationType`, e.g. "default", "httpBasic".
+    public var authenticationType: String
+    /// `kSecAttrLabel`: a display name.
+    public var label: String
+    /// `kSecAttrComment`: the user's notes.
+    public var comment: String
+    /// An `otpauth://` URI kept from an import, for a later TOTP feature; empty when none.
+    public var otpauth: String
+    /// `kSecAttrCreationDate`.
+    public var creationDate: Date
+    /// `kSecAttrModificationDate`; also the merge clock for synced copies.
+    public var modificationDate: Date
+    /// `kSecAttrAccessible`.
+    public var accessible: Accessible
+    /// `kSecAttrAccessControl`.
+    public var accessControl: AccessControl
+    /// `kSecAttrSynchronizable`: true for shared credentials.
+    public var synchronizable: Bool
+    /// `kSecValueData`: the password; nil only for tombstones.
+    public var password: Secret?
+    /// A tombstone: the item was deleted at `modificationDate`; kept so that
+    /// merging an older synced copy does not bring it back.
+    public var isDeleted: Bool
+
+    public init(
+        id: UUID = UUID(),
+        itemClass: ItemClass = .internetPassword,
+        account: String,
+        service: String = "",
+        server: String = "",
+        protocol: String = "https",
+        port: Int = 0,
+        path: String = "",
+        securityDomain: String = "",
+        authenticationType: String = "default",
+        label: String = "",
+        comment: String = "",
+        otpauth: String = "",
+        creationDate: Date = Date(),
+        modificationDate: Date? = nil,
+        accessible: Accessible = .whenUnlocked,
+        accessControl: AccessControl = .none,
+        synchronizable: Bool = false,
+        password: Secret?,
+        isDeleted: Bool = false
+    ) {
+        self.id = id
+        self.itemClass = itemClass
+        self.account = account
+        self.service = service
+        self.server = server
+        self.protocol = `protocol`
+        self.port = port
+        self.path = path
+        self.securityDomain = securityDomain
+        self.authenticationType = authenticationType
+        self.label = label
+        self.comment = comment
+        self.otpauth = otpauth
+        self.creationDate = creationDate
+        self.modificationDate = modificationDate ?? creationDate
+        self.accessible = accessible
+        self.accessControl = accessControl
+        self.synchronizable = synchronizable
+        self.password = password
+        self.isDeleted = isDeleted
+    }
+}
