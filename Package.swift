@@ -26,7 +26,7 @@ let package = Package(
         .target(name: "KeyshelfTUI", dependencies: ["KeyshelfCredentials", "KeyshelfTransfer", "KeyshelfVault", "KeyshelfCrypto", "CCurses", "CSystem"]),
         .target(name: "KeyshelfCLI", dependencies: ["KeyshelfCredentials", "KeyshelfTransfer", "KeyshelfVault", "KeyshelfCrypto", "KeyshelfTUI", "CSystem"]),
         .executableTarget(name: "keyshelf", dependencies: ["KeyshelfCLI"]),
-        .executableTarget(name: "keyshelf-bench", dependencies: ["KeyshelfCredentials", "KeyshelfTransfer", "KeyshelfVault", "KeyshelfCrypto"]),
+        .executableTarget(name: "keyshelf-bench", dependencies: ["KeyshelfCredentials", "KeyshelfTransfer", "KeyshelfVault", "KeyshelfCrypto", "KeyshelfTUI"]),
 
         .testTarget(name: "CryptoTests", dependencies: ["KeyshelfCrypto"]),
         .testTarget(name: "VaultTests", dependencies: ["KeyshelfVault", "KeyshelfCrypto"], resources: [.copy("Fixtures")]),

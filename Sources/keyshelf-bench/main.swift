@@ -1,1 +1,15 @@
-print("bench")
+import Foundation
+
+// Benchmarks (release build): `swift run -c release keyshelf-bench [vault|cli|tui|import|all]`.
+// Each area lives in its own file; figures go to docs/benchmarks.md.
+let areas: [(name: String, run: () throws -> Void)] = [
+    ("vault", runVaultBenchmarks),
+    ("cli", runCLIBenchmarks),
+    ("tui", runTUIBenchmarks),
+    ("import", runImportBenchmarks),
+]
+let wanted = CommandLine.arguments.dropFirst().first ?? "all"
+for area in areas where wanted == "all" || wanted == area.name {
+    print("== \(area.name)")
+    try area.run()
+}

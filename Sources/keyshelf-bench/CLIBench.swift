@@ -1,0 +1,3 @@
+func runCLIBenchmarks() throws {
+    print("not written yet")
+}
