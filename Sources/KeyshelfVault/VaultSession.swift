@@ -60,10 +60,12 @@ public final class VaultSession: @unchecked Sendable {
         self.state = State(local: local, shared: shared)
     }
 
-    /// The Argon2id limits of the master password (from `local.vault`'s header).
+    /// The Argon2id limits of the master password (from `local.vault`'s header;
+    /// the last known ones after `lock()`).
     public var limits: PasswordHashLimits {
-        mutex.withLock { state?.local.header.limits ?? .minimum }
+        mutex.withLock { state?.local.header.limits ?? lastLimits }
     }
+    private var lastLimits = PasswordHashLimits.minimum
 
     /// The items of both files. A file is re-read (and re-authenticated) only
     /// when it changed on disk since this session last read or wrote it.
@@ -81,8 +83,8 @@ public final class VaultSession: @unchecked Sendable {
 
     /// A locked read-modify-write: takes the exclusive `flock`, re-reads what
     /// changed on disk, runs `body` on the current contents, then saves
-    /// atomically only the files whose items changed. When `body` throws,
-    /// nothing is written.
+    /// atomically only the files whose encoded items changed. When `body`
+    /// throws, nothing is written. `body` must not call back into this session.
     /// - Throws: whatever `body` throws; `VaultError.io` when `body` put a
     ///   `…ThisDeviceOnly` item into `shared` (DESIGN §2: it never leaves this
     ///   device); `.changedOnDisk` when a file was replaced outside the lock
@@ -200,6 +202,7 @@ public final class VaultSession: @unchecked Sendable {
     public func lock() {
         mutex.withLock {
             guard let state else { return }
+            lastLimits = state.local.header.limits
             for file in [state.local, state.shared] {
                 file.passwordKey.wipe()
                 file.vaultKey.wipe()
