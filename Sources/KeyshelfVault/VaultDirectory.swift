@@ -98,7 +98,12 @@ public struct VaultDirectory: Sendable {
         let local = try VaultSession.openFile(localFile, store: .local, password: password, reusing: nil, path: path(of: .local))
         let shared: VaultSession.FileState
         if let sharedFile {
-            shared = try VaultSession.openFile(sharedFile, store: .shared, password: password, reusing: local, path: path(of: .shared))
+            do {
+                shared = try VaultSession.openFile(sharedFile, store: .shared, password: password, reusing: local, path: path(of: .shared))
+            } catch var error as VaultError where error.code == .wrongPassword {
+                error.reason = "is sealed with another master password than local.vault (an interrupted `keyshelf passwd`, or a copy from a machine with another password); restore backups/shared.1.bak, or move shared.vault aside"
+                throw error
+            }
         } else {
             let key = Random.secureBytes(VaultHeader.vaultKeyByteCount)
             let header = try VaultFile.makeHeader(store: .shared, limits: local.header.limits, salt: local.header.salt, vaultKey: key, passwordKey: local.passwordKey)

@@ -113,7 +113,7 @@ public final class VaultSession: @unchecked Sendable {
                     for store in Store.allCases { Self.restoreItems(&state[store]) }
                     throw error
                 }
-                // Shared first, so a crash between the two writes never leaves a local change without its shared half.
+                // Shared first, then local, as in `changePassword`; each file is atomic on its own, the pair is not.
                 for (index, store) in [Store.shared, .local].enumerated() {
                     var items = contents[store]
                     contents[store] = []
@@ -161,7 +161,8 @@ public final class VaultSession: @unchecked Sendable {
                 try refresh(.shared, &state)
                 let salt = Random.bytes(PasswordHash.saltByteCount)
                 let passwordKey = try VaultFile.deriveKey(password: newPassword, salt: salt, limits: newLimits, path: directory.path)
-                // shared first: `exists` (local.vault) then never runs ahead of it.
+                // Shared first: after a crash between the two, local.vault still opens with the old
+                // password and `unlock` points at backups/shared.1.bak (the same payload, old password).
                 for store in [Store.shared, .local] {
                     var file = state[store]
                     let header = try VaultFile.makeHeader(

@@ -192,15 +192,18 @@ enum RecordCodec {
             for _ in 0..<count {
                 let size = try r.varint()
                 guard size <= UInt64(r.end - r.offset) else { throw DecodeError(reason: "record runs past the payload") }
-                let end = r.offset + Int(size)
-                items.append(try decodeRecord(&r, end: end, storage: plaintext))
+                // A reader bounded by the record, so a damaged field cannot run into the next record.
+                var record = Reader(buffer: buffer, offset: r.offset, end: r.offset + Int(size))
+                items.append(try decodeRecord(&record, storage: plaintext))
+                r.offset = record.end
             }
             guard r.offset == r.end else { throw DecodeError(reason: "bytes after the last record") }
             return items
         }
     }
 
-    private static func decodeRecord(_ r: inout Reader, end: Int, storage: SecureBytes) throws -> Item {
+    private static func decodeRecord(_ r: inout Reader, storage: SecureBytes) throws -> Item {
+        let end = r.end
         var id: UUID?
         var itemClass = ItemClass.internetPassword
         var account = "", service = "", server = "", proto = "", path = ""
