@@ -20,7 +20,7 @@ public final class Keyshelf {
     /// can be asked, so such secrets are not released.
     public var userPresence: (any UserPresencePrompt)?
 
-    private var snapshot: StoredItems
+    private var snapshot: VaultContents
     private var index: SearchIndex
 
     /// Loads the items of `vault`.
@@ -29,17 +29,17 @@ public final class Keyshelf {
         self.vault = vault
         self.consent = consent
         self.userPresence = userPresence
-        snapshot = try vault.loadItems()
+        snapshot = try vault.contents()
         index = SearchIndex(snapshot)
     }
 
     /// Reads the vault again (another process may have changed it).
     public func reload() throws {
-        adopt(try vault.loadItems())
+        adopt(try vault.contents())
     }
 
     /// The items of the current snapshot, tombstones included (for export and merge).
-    public var items: StoredItems { snapshot }
+    public var items: VaultContents { snapshot }
 
     // MARK: - Listing and search (no secrets)
 
@@ -283,19 +283,19 @@ public final class Keyshelf {
 
     // MARK: - Internals
 
-    private func adopt(_ items: StoredItems) {
+    private func adopt(_ items: VaultContents) {
         snapshot = items
         index = SearchIndex(items)
     }
 
     /// Runs `body` on the snapshot (asking consent, no lock held), then in
     /// the vault's locked `modify` with the recorded answers.
-    private func mutate<T>(_ body: (inout StoredItems, any Consent) throws -> T) throws -> T {
+    private func mutate<T>(_ body: (inout VaultContents, any Consent) throws -> T) throws -> T {
         let recorded = RecordedConsent(consent)
         var dryRun = snapshot
         _ = try body(&dryRun, recorded)
-        var after = StoredItems()
-        let result = try vault.modifyItems { items in
+        var after = VaultContents()
+        let result = try vault.modify { items in
             let result = try body(&items, recorded)
             after = items
             return result

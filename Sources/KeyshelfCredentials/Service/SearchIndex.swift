@@ -16,7 +16,7 @@ struct SearchIndex {
     /// Index range in `entries` of each domain (entries are grouped by server).
     private var ranges: [ServerName: Range<Int>] = [:]
 
-    init(_ items: StoredItems) {
+    init(_ items: VaultContents) {
         for store in Store.allCases {
             for item in items[store] where !item.isDeleted {
                 guard let server = item.serverName else { continue }
