@@ -43,6 +43,21 @@ import Testing
         #expect(keyshelf.search("b").count == 2)
     }
 
+    @Test func searchNeverMatchesAcrossTwoEntriesAndUnfoldedPortsJoinTheirDomain() throws {
+        // "zz" ends one key and "top" starts... no key; the pair must not match.
+        var explicit443 = internetItem("example.com", "carol", "c")
+        explicit443.port = 443
+        let (keyshelf, _) = try shelf(local: [internetItem("a.example", "xxzz", "1"), internetItem("b.example", "topyy", "2"), explicit443,
+                                              internetItem("example.com", "alice", "a")])
+        #expect(keyshelf.search("zz\nb.example").isEmpty)
+        #expect(keyshelf.search("zzb").isEmpty)
+        let domain = keyshelf.domains().filter { $0.server == site }
+        #expect(domain.count == 1)
+        #expect(domain.first?.accountCount == 2)
+        #expect(keyshelf.accounts(of: site).map(\.account) == ["alice", "carol"])
+        #expect(try keyshelf.get(server: site, account: "carol").password?.text == "c")
+    }
+
     @Test func getLooksLocalFirstThenSharedWithConsent() throws {
         let consent = ScriptedConsent([.approved])
         let (keyshelf, _) = try shelf(

@@ -75,6 +75,17 @@ import Testing
         #expect(store.items == before)
     }
 
+    @Test func updatingManyItemsOntoOneKeyIsADuplicate() throws {
+        var store = LocalStore()
+        for n in 0..<20 { try store.add(internetItem("example.com", "user\(n)", "p")) }
+        let before = store.items
+        #expect(throws: KeychainError(.duplicateItem, "")) {
+            try store.update(.internet(server("example.com")), with: ItemChanges(account: "same"))
+        }
+        #expect(store.items == before)
+        #expect(try store.update(.internet(server("example.com")), with: ItemChanges(label: "bulk")) == 20)
+    }
+
     @Test func deleteLeavesATombstoneThatQueriesIgnoreAndAddRevives() throws {
         var store = LocalStore()
         try store.add(internetItem("example.com", "alice", "a"))

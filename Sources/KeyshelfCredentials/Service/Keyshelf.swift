@@ -61,7 +61,10 @@ public final class Keyshelf {
     /// Entries whose server (Unicode or A-label), port, account, label or
     /// notes contain `text`, case-insensitively; all entries for "".
     public func search(_ text: String, in filter: StoreFilter = .both) -> [CredentialEntry] {
-        index.matches(text).lazy.map { self.index.entries[$0] }.filter { filter.contains($0.store) }
+        let found = index.matches(text)
+        return filter == .both
+            ? found.map { index.entries[$0] }
+            : found.compactMap { filter.contains(index.entries[$0].store) ? index.entries[$0] : nil }
     }
 
     /// The domains with at least one entry matching `text` (see `search`).
@@ -71,7 +74,7 @@ public final class Keyshelf {
         for i in index.matches(text) {
             let entry = index.entries[i]
             guard filter.contains(entry.store), seen.insert(entry.server).inserted else { continue }
-            if let domain = index.domains.first(where: { $0.server == entry.server }).flatMap({ restrict($0, to: filter) }) {
+            if let domain = index.domain(of: entry.server).flatMap({ restrict($0, to: filter) }) {
                 out.append(domain)
             }
         }
