@@ -98,8 +98,8 @@ import Testing
         }
         #expect(vault.saveCount == saves)
         #expect(try keyshelf.add(server: site, account: "alice", password: secret("two"), to: .local) == .updated)
-        #expect(try vault.contents().local[0].password?.text == "two")
-        #expect(try vault.contents().shared[0].password?.text == "one")
+        #expect(try vault.loadItems().local[0].password?.text == "two")
+        #expect(try vault.loadItems().shared[0].password?.text == "one")
         #expect(keyshelf.accounts(of: site).count == 2)
     }
 
@@ -112,10 +112,10 @@ import Testing
         // The login flow uses the local item and does not copy it to shared.
         let result = try keyshelf.login(server: site, prompt: ScriptedPrompt([]))
         #expect(result.source == .local)
-        #expect(try vault.contents().shared.isEmpty)
+        #expect(try vault.loadItems().shared.isEmpty)
         // Even a direct write is refused by the vault.
         #expect(throws: KeychainError(.param, "")) {
-            try vault.modify { $0.shared.append(internetItem("example.com", "eve", "e", accessible: .whenUnlockedThisDeviceOnly)) }
+            try vault.modifyItems { $0.shared.append(internetItem("example.com", "eve", "e", accessible: .whenUnlockedThisDeviceOnly)) }
         }
     }
 
@@ -129,7 +129,7 @@ import Testing
         #expect(vault.saveCount == 0)
         #expect(try keyshelf.delete(server: site, account: "alice") == 2)
         #expect(consent.requests == [.delete(server: site, account: "alice"), .delete(server: site, account: "alice")])
-        let items = try vault.contents()
+        let items = try vault.loadItems()
         #expect(items.local.allSatisfy(\.isDeleted) && items.shared.allSatisfy(\.isDeleted))
         #expect(keyshelf.domains().isEmpty)
         #expect(throws: KeychainError(.itemNotFound, "")) { try keyshelf.delete(server: site, account: "alice") }
@@ -148,7 +148,7 @@ import Testing
         #expect(try keyshelf.reveal(keyshelf.accounts(of: site)[0]).text == "a2")
         try keyshelf.delete(keyshelf.accounts(of: site)[1])
         #expect(keyshelf.accounts(of: site).map(\.account) == ["alice"])
-        #expect(try vault.contents().local.filter(\.isDeleted).map(\.account) == ["bob"])
+        #expect(try vault.loadItems().local.filter(\.isDeleted).map(\.account) == ["bob"])
     }
 
     @Test func userPresenceItemsReaskTheMasterPassword() throws {

@@ -52,7 +52,7 @@ import Testing
         #expect(prompt.calls[0].suggestion.byteCount == 15)
         #expect(result.source == .prompt)
         #expect(result.saved == SaveResult(local: .added, shared: .added))
-        let items = try vault.contents()
+        let items = try vault.loadItems()
         #expect(items.local.map(\.account) == ["carol"])
         #expect(Set(items.shared.map(\.account)) == ["alice", "carol"])
     }
@@ -70,7 +70,7 @@ import Testing
         #expect(prompt.calls[1].account == "alice")
         #expect(result.record.password?.text == "right")
         #expect(vault.saveCount == 1)
-        let items = try vault.contents()
+        let items = try vault.loadItems()
         #expect(items.local.compactMap { $0.password?.text } == ["right"])
         #expect(items.shared.compactMap { $0.password?.text } == ["right"])
     }
@@ -90,7 +90,7 @@ import Testing
         // One question covers both stores.
         #expect(consent.requests == [.update(server: site, account: "alice")])
         #expect(result.saved == SaveResult(local: .updated, shared: .updated))
-        let items = try vault.contents()
+        let items = try vault.loadItems()
         #expect(items.local[0].password?.text == "fresh")
         #expect(items.shared[0].password?.text == "fresh")
     }
@@ -102,7 +102,7 @@ import Testing
         let result = try keyshelf.login(server: site, prompt: prompt)
         #expect(result.saved == SaveResult(local: .added, shared: nil))
         #expect(result.saved?.declined == true)
-        #expect(try vault.contents().shared[0].password?.text == "old")
+        #expect(try vault.loadItems().shared[0].password?.text == "old")
     }
 
     @Test func canceledPromptIsUserCanceledAndRepeatedRefusalIsAuthFailed() throws {

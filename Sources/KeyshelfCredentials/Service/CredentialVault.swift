@@ -2,21 +2,34 @@ import Foundation
 import KeyshelfCrypto
 import KeyshelfVault
 
-/// Where the facade keeps items: an unlocked vault (`VaultSession`) or, in
-/// tests and the demo, memory (`MemoryVault`). The requirements are
-/// `VaultSession`'s own methods.
+/// The items of both stores as the facade reads and writes them: the vault's
+/// own `VaultContents` (`local` / `shared` `[Item]`, subscript by `Store`).
+public typealias StoredItems = VaultContents
+
+/// Where the facade keeps items: an unlocked vault (`VaultSession`, which
+/// conforms below) or, in tests and the demo, memory (`MemoryVault`).
 public protocol CredentialVault: AnyObject {
     /// The current items of both stores, tombstones included.
     /// - Throws: the vault's error (`VaultError`) when the files cannot be read.
-    func contents() throws -> VaultContents
+    func loadItems() throws -> StoredItems
     /// Locked read-modify-write: `body` edits the current items and they are
     /// saved (atomically) when it returns; nothing is saved when it throws.
-    func modify<T>(_ body: (inout VaultContents) throws -> T) throws -> T
+    func modifyItems<T>(_ body: (inout StoredItems) throws -> T) throws -> T
     /// Whether `password` is the master password (for `userPresence` items).
     func verifyPassword(_ password: Secret) -> Bool
 }
 
-extension VaultSession: CredentialVault {}
+extension VaultSession: CredentialVault {
+    /// `contents()`.
+    public func loadItems() throws -> StoredItems {
+        try contents()
+    }
+
+    /// `modify(_:)`: the vault's locked read-modify-write with atomic save.
+    public func modifyItems<T>(_ body: (inout StoredItems) throws -> T) throws -> T {
+        try modify(body)
+    }
+}
 
 /// An in-memory `CredentialVault` for tests and the demo; like
 /// `VaultSession`, it refuses to save a `…ThisDeviceOnly` item in `shared`.
@@ -27,7 +40,7 @@ public final class MemoryVault: CredentialVault, @unchecked Sendable {
     private var saves = 0
 
     /// A vault holding `items`, unlocked by `masterPassword`.
-    public init(items: VaultContents = VaultContents(), masterPassword: Secret = Secret(utf8: "correct horse")) {
+    public init(items: StoredItems = StoredItems(), masterPassword: Secret = Secret(utf8: "correct horse")) {
         self.items = items
         self.masterPassword = masterPassword
     }
@@ -35,11 +48,11 @@ public final class MemoryVault: CredentialVault, @unchecked Sendable {
     /// How many times `modify` saved (tests check that a declined change saved nothing).
     public var saveCount: Int { lock.withLock { saves } }
 
-    public func contents() throws -> VaultContents {
+    public func loadItems() throws -> StoredItems {
         lock.withLock { items }
     }
 
-    public func modify<T>(_ body: (inout VaultContents) throws -> T) throws -> T {
+    public func modifyItems<T>(_ body: (inout StoredItems) throws -> T) throws -> T {
         try lock.withLock {
             var copy = items
             let result = try body(&copy)

@@ -29,13 +29,13 @@ public final class Keyshelf {
         self.vault = vault
         self.consent = consent
         self.userPresence = userPresence
-        snapshot = try vault.contents()
+        snapshot = try vault.loadItems()
         index = SearchIndex(snapshot)
     }
 
     /// Reads the vault again (another process may have changed it).
     public func reload() throws {
-        adopt(try vault.contents())
+        adopt(try vault.loadItems())
     }
 
     /// The items of the current snapshot, tombstones included (for export and merge).
@@ -298,7 +298,7 @@ public final class Keyshelf {
         var dryRun = snapshot
         _ = try body(&dryRun, recorded)
         var after = VaultContents()
-        let result = try vault.modify { items in
+        let result = try vault.modifyItems { items in
             let result = try body(&items, recorded)
             after = items
             return result
