@@ -29,6 +29,16 @@ import Testing
         #expect(name == (try ServerName(parsing: "www.example.com")))
     }
 
+    @Test func uts46MappingOfCaseWidthAndDots() throws {
+        let cjk = try ServerName(parsing: "例え。テスト")
+        #expect(cjk.host.hasPrefix("xn--"))
+        #expect(cjk.displayHost == "例え.テスト")
+        #expect(try ServerName(parsing: "XN--BCHER-KVA.EXAMPLE") == (try ServerName(parsing: "bücher.example")))
+        #expect(try ServerName(parsing: "ｅｘａｍｐｌｅ．ｃｏｍ").host == "example.com")
+        #expect(try ServerName(parsing: "localhost:8080").display == "localhost:8080")
+        #expect(try ServerName(parsing: "1.2.3.4.").host == "1.2.3.4")
+    }
+
     @Test func portsAndSchemes() throws {
         let custom = try ServerName(parsing: "example.com:8443")
         #expect(custom.port == 8443)

@@ -6,10 +6,11 @@ import KeyshelfVault
 /// operations over an unlocked vault (DESIGN §2–§5, §8).
 ///
 /// Reads come from a snapshot loaded at `init` / `reload()` (and refreshed
-/// after each change), with precomputed search keys. Every change runs the
-/// rule first on the snapshot, so consent dialogs appear while no vault lock
-/// is held, then again inside the vault's locked read-modify-write, replaying
-/// the recorded answers. Errors are `KeychainError` (with the `errSec…`
+/// after each change); listings and search use an index with precomputed
+/// search keys, built on first use after each change. Every change runs the
+/// rule first on freshly loaded items, so consent dialogs appear while no
+/// vault lock is held, then again inside the vault's locked
+/// read-modify-write, replaying the recorded answers. Errors are `KeychainError` (with the `errSec…`
 /// status) or the vault's own errors.
 public final class Keyshelf {
     /// Where items are kept.
@@ -21,7 +22,15 @@ public final class Keyshelf {
     public var userPresence: (any UserPresencePrompt)?
 
     private var snapshot: VaultContents
-    private var index: SearchIndex
+    /// Built on the first listing or search, so one-shot commands (`get`,
+    /// `add`, `rm`, the git helper) never pay for it.
+    private var cachedIndex: SearchIndex?
+    private var index: SearchIndex {
+        if let cachedIndex { return cachedIndex }
+        let built = SearchIndex(snapshot)
+        cachedIndex = built
+        return built
+    }
 
     /// Loads the items of `vault`.
     /// - Throws: the vault's error when it cannot be read.
@@ -30,7 +39,6 @@ public final class Keyshelf {
         self.consent = consent
         self.userPresence = userPresence
         snapshot = try vault.loadItems()
-        index = SearchIndex(snapshot)
     }
 
     /// Reads the vault again (another process may have changed it).
@@ -61,16 +69,18 @@ public final class Keyshelf {
     /// Entries whose server (Unicode or A-label), port, account, label or
     /// notes contain `text`, case-insensitively; all entries for "".
     public func search(_ text: String, in filter: StoreFilter = .both) -> [CredentialEntry] {
+        let entries = index.entries
         let found = index.matches(text)
         return filter == .both
-            ? found.map { index.entries[$0] }
-            : found.compactMap { filter.contains(index.entries[$0].store) ? index.entries[$0] : nil }
+            ? found.map { entries[$0] }
+            : found.compactMap { filter.contains(entries[$0].store) ? entries[$0] : nil }
     }
 
     /// The domains with at least one entry matching `text` (see `search`).
     public func searchDomains(_ text: String, in filter: StoreFilter = .both) -> [DomainSummary] {
         var seen = Set<ServerName>()
         var out: [DomainSummary] = []
+        let index = self.index
         for i in index.matches(text) {
             let entry = index.entries[i]
             guard filter.contains(entry.store), seen.insert(entry.server).inserted else { continue }
@@ -288,14 +298,16 @@ public final class Keyshelf {
 
     private func adopt(_ items: VaultContents) {
         snapshot = items
-        index = SearchIndex(items)
+        cachedIndex = nil
     }
 
-    /// Runs `body` on the snapshot (asking consent, no lock held), then in
-    /// the vault's locked `modify` with the recorded answers.
+    /// Runs `body` on the current items (asking consent, no lock held), then
+    /// in the vault's locked `modify` with the recorded answers.
     private func mutate<T>(_ body: (inout VaultContents, any Consent) throws -> T) throws -> T {
         let recorded = RecordedConsent(consent)
-        var dryRun = snapshot
+        // Fresh items, so the questions match what the locked run will find
+        // (a `VaultSession` re-reads only the files that changed on disk).
+        var dryRun = try vault.loadItems()
         _ = try body(&dryRun, recorded)
         var after = VaultContents()
         let result = try vault.modifyItems { items in
