@@ -199,12 +199,12 @@ public final class Keyshelf {
             guard let current = store.items.first(where: ItemQuery.item(entry.id).matches) else {
                 throw KeychainError.notFound("the password for \"\(entry.account)\" on \(entry.server.display) is gone")
             }
+            if entry.store == .shared && changes.accessControl == .userPresence {
+                throw KeychainError.param("shared credentials cannot require user presence")
+            }
             if let password = changes.password, current.password != password,
                consent.ask(.update(server: entry.server, account: current.account)) == .declined {
                 throw KeychainError.canceled("updating the password for \"\(current.account)\" on \(entry.server.display) was declined")
-            }
-            if entry.store == .shared && changes.accessControl == .userPresence {
-                throw KeychainError.param("shared credentials cannot require user presence")
             }
             try store.update(.item(entry.id), with: ItemChanges(
                 account: changes.account, label: changes.label, comment: changes.comment,
