@@ -119,6 +119,24 @@ import Testing
         }
     }
 
+    @Test(arguments: Accessible.allCases)
+    func everyAccessibleClassIsKeptAndOnlySharableOnesReachShared(accessible: Accessible) throws {
+        let (keyshelf, vault) = try shelf(consent: ApproveAll())
+        try keyshelf.add(server: site, account: "alice", password: secret("a"), to: .local, accessible: accessible)
+        #expect(keyshelf.accounts(of: site)[0].accessible == accessible)
+        let local = LocalStore(items: try vault.loadItems().local)
+        #expect(try local.copyMatching(ItemQuery(accessible: accessible, synchronizable: false)).count == 1)
+        if accessible.isThisDeviceOnly {
+            #expect(throws: KeychainError(.param, "")) {
+                try keyshelf.add(server: site, account: "alice", password: secret("a"), to: .shared, accessible: accessible)
+            }
+            #expect(try vault.loadItems().shared.isEmpty)
+        } else {
+            try keyshelf.add(server: site, account: "alice", password: secret("a"), to: .shared, accessible: accessible)
+            #expect(try vault.loadItems().shared.map(\.synchronizable) == [true])
+        }
+    }
+
     @Test func deleteAsksOnceForBothStoresAndLeavesTombstones() throws {
         let consent = ScriptedConsent([.declined, .approved])
         let (keyshelf, vault) = try shelf(

@@ -139,6 +139,15 @@ import Testing
         #expect(update.answer(forButton: 1) == .approved)
     }
 
+    @Test func hostileAccountNamesStayInert() {
+        let request = ConsentRequest.release(server: site, accounts: ["a\u{1B}]0;pwned\u{07}", "b"])
+        #expect(!request.message.contains("\u{1B}"))
+        #expect(request.buttons.allSatisfy { !$0.contains("\u{1B}") && !$0.contains("\u{07}") })
+        #expect(request.answer(forButton: 1) == .chose(account: "a\u{1B}]0;pwned\u{07}"))
+        let update = ConsentRequest.update(server: site, account: "x\u{9B}31m")
+        #expect(!update.message.unicodeScalars.contains("\u{9B}"))
+    }
+
     @Test func fixedPolicies() {
         let request = ConsentRequest.delete(server: site, account: "a")
         #expect(DeclineAll().ask(request) == .declined)
