@@ -137,6 +137,31 @@ import Testing
         }
     }
 
+    /// A vault whose reads lag behind its writes, as when another process
+    /// saved between the dry run and the locked run.
+    final class LaggingVault: CredentialVault {
+        let stale: StoredItems
+        let real: MemoryVault
+        init(stale: StoredItems, real: StoredItems) {
+            self.stale = stale
+            self.real = MemoryVault(items: real)
+        }
+        func loadItems() throws -> StoredItems { stale }
+        func modifyItems<T>(_ body: (inout StoredItems) throws -> T) throws -> T { try real.modifyItems(body) }
+        func verifyPassword(_ password: Secret) -> Bool { false }
+    }
+
+    @Test func aQuestionThatOnlyTheLockedRunMeetsIsStillAsked() throws {
+        let vault = LaggingVault(stale: StoredItems(), real: StoredItems(shared: [internetItem("example.com", "alice", "theirs", synchronizable: true)]))
+        let consent = ScriptedConsent([.declined])
+        let keyshelf = try Keyshelf(vault: vault, consent: consent)
+        #expect(throws: KeychainError(.userCanceled, "")) {
+            try keyshelf.add(server: site, account: "alice", password: secret("mine"), to: .shared)
+        }
+        #expect(consent.requests == [.update(server: site, account: "alice")])
+        #expect(try vault.real.loadItems().shared.compactMap { $0.password?.text } == ["theirs"])
+    }
+
     @Test func deleteAsksOnceForBothStoresAndLeavesTombstones() throws {
         let consent = ScriptedConsent([.declined, .approved])
         let (keyshelf, vault) = try shelf(

@@ -28,6 +28,21 @@ import Testing
         #expect(vault.saveCount == 0)
     }
 
+    @Test func aGivenAccountNarrowsEveryStep() throws {
+        let consent = ScriptedConsent([.approved])
+        let (keyshelf, _) = try shelf(
+            local: [internetItem("example.com", "alice", "a")],
+            shared: [internetItem("example.com", "bob", "b", synchronizable: true)],
+            consent: consent)
+        let result = try keyshelf.login(server: site, account: "bob", prompt: ScriptedPrompt([]))
+        #expect(result.source == .shared)
+        #expect(result.record.account == "bob")
+        #expect(consent.requests == [.release(server: site, accounts: ["bob"])])
+        let prompt = ScriptedPrompt([nil])
+        #expect(throws: KeychainError(.userCanceled, "")) { try keyshelf.login(server: site, account: "carol", prompt: prompt) }
+        #expect(prompt.calls.map(\.account) == ["carol"])
+    }
+
     @Test func sharedCredentialsSecondWithConsentAndPick() throws {
         let consent = ScriptedConsent([.chose(account: "bob")])
         let (keyshelf, _) = try shelf(shared: [
