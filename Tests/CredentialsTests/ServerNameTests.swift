@@ -91,7 +91,7 @@ import Testing
         ("example.com:8x", "port"), ("[::1", "["), ("1.2.3.999", "IPv4"), ("exa_mple.com", "\"_\""),
         ("ex\u{1B}[31m.com", "control"), ("xn--zz.example", "punycode"), (".", "no host"), ("..", "empty label"),
         ("bad-.example", "hyphen"), ("[example.com]:80", "IPv6"), ("1::2::3", "IPv6"),
-        (String(repeating: "abcdefghi.", count: 26) + "com", "253"),
+        (String(repeating: "abcdefghi.", count: 26) + "com", "253"), ("[::1\u{0}evil]", "IPv6"), ("a\u{0}.example", "control"),
     ])
     func invalidNamesAreRefusedWithTheInputQuoted(input: String, why: String) {
         do {
@@ -105,6 +105,30 @@ import Testing
         } catch {
             Issue.record("unexpected \(error)")
         }
+    }
+
+    /// Random hostile input never crashes; whatever is accepted is a fixed
+    /// point: its A-label form and its display form parse back to it.
+    @Test func normalisationIsIdempotentOnRandomInput() {
+        let pieces = ["a", "B", "ß", "ü", "例", "xn--", "-", ".", "..", ":", "8080", "[", "]", "::1", "@", "/", "%", " ",
+                      "\u{1B}", "\u{200D}", "。", "ｅ", "1", "255", "http://", "https://", "ftp://", "_", "#", "?", "\u{0}"]
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        var accepted = 0
+        for _ in 0..<3000 {
+            let input = (0..<(1 + next(6))).map { _ in pieces[next(pieces.count)] }.joined()
+            guard let name = try? ServerName(parsing: input) else { continue }
+            accepted += 1
+            let prefix = name.scheme == "http" ? "http://" : ""
+            let again = try? ServerName(parsing: prefix + (name.isIPv6 ? "[\(name.host)]" : name.host) + (name.port == 0 ? "" : ":\(name.port)"))
+            #expect(again == name, "\(input.debugDescription) → \(name.host)")
+            #expect((try? ServerName(parsing: prefix + name.display)) == name, "\(input.debugDescription) → \(name.display)")
+            #expect(!name.host.isEmpty && name.host == name.host.lowercased())
+        }
+        #expect(accepted > 100)
     }
 
     @Test func quotingEscapesControlCharacters() {
