@@ -59,3 +59,18 @@ import KeyshelfVault
         }
     }
 }
+
+/// The same flow over the facade's in-memory vault (the TUI demo's).
+@Suite struct MemoryVaultImportTests {
+    @Test func updateAfterConsentThroughCredentialVault() throws {
+        let existing = Item(account: "alice", server: "example.com", synchronizable: true, password: Secret(utf8: "old"))
+        let vault = MemoryVault(items: StoredItems(shared: [existing]))
+        let plan = try Importer.plan(path: FixtureFiles.path("safari.csv"), format: nil, store: .shared, vault: vault)
+        #expect(plan.updates.map(\.account) == ["alice"])
+        let report = try Importer.commit(plan, vault: vault, consent: ApproveAll())
+        #expect(report.summary == "imported 1, updated 1, skipped 0, failed 0")
+        #expect(vault.saveCount == 1)
+        let shared = try vault.loadItems().shared
+        #expect(shared.first { $0.account == "alice" }?.password == Secret(utf8: "safari-pw"))
+    }
+}
