@@ -1,0 +1,24 @@
+/// `keyshelf passwd`: changes the master password (re-wraps the vault key only).
+struct PasswdCommand: Command {
+    static let spec = CommandSpec(
+        name: "passwd", summary: "change the master password",
+        options: [
+            .value("--new-password-fd", valueName: "N",
+                   help: "read the new master password from descriptor N (else $KEYSHELF_NEW_PASSWORD_FILE, else the terminal, twice)"),
+        ],
+        shared: [.vault, .passwordFD])
+
+    var options: SharedOptions
+    var newPasswordFD: Int32?
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        options = try SharedOptions(arguments)
+        if let text = arguments.value("--new-password-fd") {
+            newPasswordFD = Int32(try ArgumentParser.integer(text, option: "--new-password-fd", in: 0...65_535))
+        }
+    }
+
+    func run(_ context: CommandContext) throws -> ExitCode {
+        throw CLIError(.failure, "passwd is not built yet")
+    }
+}
