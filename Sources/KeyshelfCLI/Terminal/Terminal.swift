@@ -4,8 +4,9 @@ import KeyshelfCrypto
 
 /// The controlling terminal (`/dev/tty`), used for the master password,
 /// consent prompts and questions. Standard input and output may belong to
-/// a pipe or to git; the terminal never does.
-final class Terminal {
+/// a pipe or to git; the terminal never does. Sendable: the descriptor never
+/// changes, and the CLI asks one question at a time.
+final class Terminal: @unchecked Sendable {
     let fd: Int32
 
     private init(fd: Int32) { self.fd = fd }

@@ -45,7 +45,7 @@ enum Keyshelf {
     static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String],
                     passwordOnFD3: String? = nil) throws -> Run {
         guard let passwordOnFD3 else {
-            return try runProcess(binary.path, arguments, stdin: stdin, environment: environment)
+            return try runDetached(binary.path, arguments, stdin: stdin, environment: environment)
         }
         // Process passes only descriptors 0–2; a shell opens 3 on a file for the child.
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("keyshelf-fd3-\(UUID().uuidString)")
@@ -53,12 +53,20 @@ enum Keyshelf {
         defer { try? FileManager.default.removeItem(at: file) }
         var environment = environment
         environment["KEYSHELF_FD3_FILE"] = file.path
-        return try runProcess("/bin/sh", ["-c", "exec \"$0\" \"$@\" 3<\"$KEYSHELF_FD3_FILE\"", binary.path] + arguments,
+        return try runDetached("/bin/sh", ["-c", "exec \"$0\" \"$@\" 3<\"$KEYSHELF_FD3_FILE\"", binary.path] + arguments,
                               stdin: stdin, environment: environment)
     }
 
-    /// Runs any program with the same plumbing as `run`. Foundation starts the
-    /// child in a new session, so it has no controlling terminal.
+    /// Runs a program in a new session (`setsid`), so it has no controlling
+    /// terminal even when the tests run in one: prompts cannot hang a test,
+    /// and "nobody to ask" is what the program sees.
+    static func runDetached(_ path: String, _ arguments: [String], stdin: Data? = nil,
+                            environment: [String: String], currentDirectory: URL? = nil) throws -> Run {
+        try runProcess("/usr/bin/setsid", ["-w", path] + arguments, stdin: stdin,
+                       environment: environment, currentDirectory: currentDirectory)
+    }
+
+    /// Runs any program, feeding `stdin` and collecting both outputs.
     static func runProcess(_ path: String, _ arguments: [String], stdin: Data? = nil,
                            environment: [String: String], currentDirectory: URL? = nil) throws -> Run {
         let process = Process()
