@@ -13,6 +13,7 @@ struct DemoCommand: Command {
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        throw CLIError(.failure, "demo is not wired yet")
+        let directory = VaultAccess.directory(SharedOptions(), context)
+        return ExitCode(rawValue: TUI.run(TUIOptions(vaultDirectory: directory.url, demo: true, theme: theme))) ?? .failure
     }
 }

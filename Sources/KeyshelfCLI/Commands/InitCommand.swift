@@ -1,3 +1,5 @@
+import KeyshelfVault
+
 /// `keyshelf init [--kdf interactive|moderate|sensitive]`: creates the vault.
 struct InitCommand: Command {
     static let spec = CommandSpec(
@@ -26,6 +28,17 @@ struct InitCommand: Command {
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        throw CLIError(.failure, "init is not built yet")
+        let directory = VaultAccess.directory(options, context)
+        if directory.exists {
+            throw VaultError(.alreadyExists, file: directory.url.path, reason: "a vault already exists here; use it, or choose another directory with --vault")
+        }
+        let level = KDFLevel.resolve(kdf, environment: context.environment)
+        let password = try PasswordInput.read(
+            from: VaultAccess.passwordSource(options, context), terminal: context.terminal,
+            prompt: "New master password: ", confirmPrompt: "Repeat the master password: ", allowEmpty: false)
+        let session = try directory.create(password: password, limits: level.limits)
+        session.lock()
+        context.standardOutput.write("Created the vault in \(InertText.make(directory.url.path)) (Argon2id \(level.rawValue)).\n")
+        return .success
     }
 }

@@ -1,3 +1,5 @@
+import KeyshelfVault
+
 /// `keyshelf passwd`: changes the master password (re-wraps the vault key only).
 struct PasswdCommand: Command {
     static let spec = CommandSpec(
@@ -19,6 +21,13 @@ struct PasswdCommand: Command {
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        throw CLIError(.failure, "passwd is not built yet")
+        let session = try VaultAccess.unlock(options, context)
+        defer { session.lock() }
+        let newPassword = try PasswordInput.read(
+            from: .newMaster(fd: newPasswordFD, environment: context.environment), terminal: context.terminal,
+            prompt: "New master password: ", confirmPrompt: "Repeat the new master password: ", allowEmpty: false)
+        try session.changePassword(to: newPassword, limits: nil)
+        context.standardOutput.write("Changed the master password.\n")
+        return .success
     }
 }

@@ -1,6 +1,8 @@
 import KeyshelfTUI
 
-/// `keyshelf` with no command: the terminal UI (DESIGN §7).
+/// `keyshelf` with no command: the terminal UI (DESIGN §7). A master
+/// password given by `--password-fd` / `$KEYSHELF_PASSWORD_FILE` replaces the
+/// unlock screen; otherwise the TUI asks for it itself.
 struct TUICommand: Command {
     static let spec = CommandSpec(
         name: "", summary: "open the terminal UI",
@@ -16,6 +18,11 @@ struct TUICommand: Command {
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        throw CLIError(.failure, "TUI is not wired yet")
+        let source = VaultAccess.passwordSource(options, context)
+        let password = source.isScripted
+            ? try PasswordInput.read(from: source, terminal: context.terminal, prompt: "")
+            : nil
+        let tuiOptions = TUIOptions(vaultDirectory: VaultAccess.directory(options, context).url, password: password, theme: theme)
+        return ExitCode(rawValue: TUI.run(tuiOptions)) ?? .failure
     }
 }
