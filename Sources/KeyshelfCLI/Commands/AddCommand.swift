@@ -1,3 +1,7 @@
+import KeyshelfCredentials
+import KeyshelfCrypto
+import KeyshelfVault
+
 /// `keyshelf add SERVER ACCOUNT [--generate | --password-stdin] [--local] [--yes]`.
 struct AddCommand: Command {
     static let spec = CommandSpec(
@@ -34,6 +38,45 @@ struct AddCommand: Command {
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        throw CLIError(.failure, "add is not built yet")
+        let serverName = try ServerArgument.parse(server)
+        let account = try ServerArgument.account(account)
+        let directory = try VaultAccess.existingDirectory(options, context)
+        // The master password comes first: with --password-fd 0 it is the
+        // first line of standard input and the item password the second.
+        let master = try VaultAccess.masterPassword(options, context)
+        let password = try itemPassword(context)
+        let session = try directory.unlock(password: master)
+        defer { session.lock() }
+        let store: Store = options.scope == .local ? .local : .shared
+        let outcome = try VaultAccess.shelf(session, yes: options.yes, context)
+            .add(server: serverName, account: account, password: password, to: store)
+        if generate { RecordOutput.printPassword(password, context) }
+        let what = "the password for \"\(account)\" on \(serverName.display)"
+        switch outcome {
+        case .added: context.note("saved \(what) in \(RecordOutput.name(of: store))")
+        case .updated: context.note("updated \(what) in \(RecordOutput.name(of: store))")
+        case .unchanged: context.note("\(what) was already saved in \(RecordOutput.name(of: store))")
+        case .deleted: context.note("deleted \(what)")
+        }
+        return .success
+    }
+
+    /// The new item password: generated, the first line of standard input, or typed twice on the terminal.
+    private func itemPassword(_ context: CommandContext) throws -> Secret {
+        if generate { return PasswordGenerator.generate() }
+        if passwordFromStdin {
+            guard let password = try LineReader.readLine(fd: 0, source: "standard input") else {
+                throw CLIError(.usage, "--password-stdin: standard input is empty or closed; nothing was saved")
+            }
+            guard password.byteCount > 0 else {
+                throw CLIError(.usage, "--password-stdin: the password is empty; nothing was saved")
+            }
+            return password
+        }
+        guard context.terminal() != nil else {
+            throw CLIError(.usage, "no password given and no terminal to ask: use --generate or --password-stdin")
+        }
+        return try PasswordInput.read(from: .terminal, terminal: context.terminal, prompt: "Password for \(InertText.make(account)): ",
+                                      confirmPrompt: "Repeat the password: ", allowEmpty: false)
     }
 }

@@ -1,3 +1,6 @@
+import KeyshelfCredentials
+import KeyshelfVault
+
 /// `keyshelf generate [--count N]`: prints Shared Web Credentials passwords
 /// (`xxx-xxx-xxx-xxx`, DESIGN §3), one per line. Needs no vault.
 struct GenerateCommand: Command {
@@ -14,6 +17,9 @@ struct GenerateCommand: Command {
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        throw CLIError(.failure, "generate is not built yet")
+        for _ in 0..<count {
+            RecordOutput.printPassword(PasswordGenerator.generate(), context)
+        }
+        return .success
     }
 }

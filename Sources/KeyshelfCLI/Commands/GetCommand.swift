@@ -1,3 +1,6 @@
+import KeyshelfCredentials
+import KeyshelfVault
+
 /// `keyshelf get SERVER [ACCOUNT] [--local | --shared] [--json] [--yes]`:
 /// prints the password on standard output.
 struct GetCommand: Command {
@@ -24,6 +27,20 @@ struct GetCommand: Command {
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        throw CLIError(.failure, "get is not built yet")
+        let serverName = try ServerArgument.parse(server)
+        if let account { _ = try ServerArgument.account(account) }
+        let session = try VaultAccess.unlock(options, context)
+        defer { session.lock() }
+        let record = try VaultAccess.shelf(session, yes: options.yes, context)
+            .get(server: serverName, account: account, in: options.scope)
+        guard let password = record.password else {
+            throw CLIError(.failure, "the password for \"\(record.account)\" on \(record.server.display) could not be read")
+        }
+        if options.json {
+            RecordOutput.printJSON(record, context)
+        } else {
+            RecordOutput.printPassword(password, context)
+        }
+        return .success
     }
 }

@@ -38,7 +38,7 @@ struct InitCommand: Command {
             prompt: "New master password: ", confirmPrompt: "Repeat the master password: ", allowEmpty: false)
         let session = try directory.create(password: password, limits: level.limits)
         session.lock()
-        context.standardOutput.write("Created the vault in \(InertText.make(directory.url.path)) (Argon2id \(level.rawValue)).\n")
+        context.note("created the vault in \(directory.url.path) (Argon2id \(level.rawValue))")
         return .success
     }
 }

@@ -1,3 +1,6 @@
+import KeyshelfCredentials
+import KeyshelfVault
+
 /// `keyshelf list [SERVER] [--local | --shared] [--json]`: servers and
 /// accounts, never passwords.
 struct ListCommand: Command {
@@ -15,6 +18,19 @@ struct ListCommand: Command {
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        throw CLIError(.failure, "list is not built yet")
+        let serverName = try server.map(ServerArgument.parse)
+        let session = try VaultAccess.unlock(options, context)
+        defer { session.lock() }
+        let shelf = try VaultAccess.shelf(session, yes: false, context)
+        let entries = serverName.map { shelf.accounts(of: $0, in: options.scope) } ?? shelf.entries(in: options.scope)
+        if options.json {
+            RecordOutput.printJSON(entries.map(\.record), context)
+        } else {
+            RecordOutput.printLines(entries, context)
+        }
+        if let serverName, entries.isEmpty {
+            throw KeychainError(.itemNotFound, "no saved password for \(serverName.display)")
+        }
+        return .success
     }
 }

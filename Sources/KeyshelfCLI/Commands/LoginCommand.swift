@@ -1,3 +1,6 @@
+import KeyshelfCredentials
+import KeyshelfVault
+
 /// `keyshelf login SERVER [ACCOUNT] [--check CMD] [--json] [--yes]`: the
 /// login flow of DESIGN §4.
 struct LoginCommand: Command {
@@ -30,6 +33,30 @@ struct LoginCommand: Command {
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        throw CLIError(.failure, "login is not built yet")
+        let serverName = try ServerArgument.parse(server)
+        if let account { _ = try ServerArgument.account(account) }
+        let session = try VaultAccess.unlock(options, context)
+        defer { session.lock() }
+        let prompt: any LoginPrompt = context.terminal().map(TerminalLoginPrompt.init) ?? NoLoginPrompt()
+        let result = try VaultAccess.shelf(session, yes: options.yes, context)
+            .login(server: serverName, account: account, prompt: prompt, check: check.map(CommandCheck.init))
+        guard let password = result.record.password else {
+            throw CLIError(.failure, "the login flow returned no password")
+        }
+        if options.json {
+            RecordOutput.printJSON(result.record, context)
+        } else {
+            RecordOutput.printPassword(password, context)
+        }
+        let source = switch result.source {
+        case .local: "the local store"
+        case .shared: "the shared credentials"
+        case .prompt: "the prompt"
+        }
+        context.note("using \"\(result.record.account)\" on \(serverName.display) from \(source)")
+        if let saved = result.saved, saved.declined {
+            context.note("the saved password was not replaced everywhere: the update was declined")
+        }
+        return .success
     }
 }

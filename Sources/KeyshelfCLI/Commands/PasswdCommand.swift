@@ -27,7 +27,7 @@ struct PasswdCommand: Command {
             from: .newMaster(fd: newPasswordFD, environment: context.environment), terminal: context.terminal,
             prompt: "New master password: ", confirmPrompt: "Repeat the new master password: ", allowEmpty: false)
         try session.changePassword(to: newPassword, limits: nil)
-        context.standardOutput.write("Changed the master password.\n")
+        context.note("changed the master password")
         return .success
     }
 }

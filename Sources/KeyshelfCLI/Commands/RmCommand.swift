@@ -1,3 +1,6 @@
+import KeyshelfCredentials
+import KeyshelfVault
+
 /// `keyshelf rm SERVER ACCOUNT [--local | --shared] [--yes]`: a
 /// consent-gated delete (Delete Saved Password?).
 struct RmCommand: Command {
@@ -20,6 +23,13 @@ struct RmCommand: Command {
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        throw CLIError(.failure, "rm is not built yet")
+        let serverName = try ServerArgument.parse(server)
+        let account = try ServerArgument.account(account)
+        let session = try VaultAccess.unlock(options, context)
+        defer { session.lock() }
+        let count = try VaultAccess.shelf(session, yes: options.yes, context)
+            .delete(server: serverName, account: account, in: options.scope)
+        context.note("deleted the password for \"\(account)\" on \(serverName.display)" + (count > 1 ? " from both stores" : ""))
+        return .success
     }
 }

@@ -1,3 +1,6 @@
+import KeyshelfCredentials
+import KeyshelfVault
+
 /// `keyshelf search QUERY [--json]`: matches servers, accounts and notes;
 /// never prints passwords.
 struct SearchCommand: Command {
@@ -15,6 +18,17 @@ struct SearchCommand: Command {
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        throw CLIError(.failure, "search is not built yet")
+        let session = try VaultAccess.unlock(options, context)
+        defer { session.lock() }
+        let entries = try VaultAccess.shelf(session, yes: false, context).search(query)
+        if options.json {
+            RecordOutput.printJSON(entries.map(\.record), context)
+        } else {
+            RecordOutput.printLines(entries, context)
+        }
+        if entries.isEmpty {
+            throw KeychainError(.itemNotFound, "nothing matches \"\(query)\"")
+        }
+        return .success
     }
 }

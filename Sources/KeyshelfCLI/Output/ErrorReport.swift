@@ -1,3 +1,4 @@
+import KeyshelfCredentials
 import KeyshelfVault
 
 /// Turns any error into one line on standard error and its exit code (DESIGN §8).
@@ -23,6 +24,10 @@ enum ErrorReport {
             return (.usage, error.message)
         case let error as CLIError:
             return (error.exitCode, error.message)
+        case let error as ServerNameError:
+            return (.usage, error.description)
+        case let error as KeychainError:
+            return (ExitCode(rawValue: error.status.exitCode) ?? .failure, error.description)
         case let error as VaultError:
             return (ExitCode(rawValue: error.exitCode) ?? .failure, error.description)
         default:

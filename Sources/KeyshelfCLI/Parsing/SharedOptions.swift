@@ -1,3 +1,5 @@
+import KeyshelfCredentials
+
 /// Options several commands share. A command lists the ones it accepts in
 /// its `CommandSpec`; `SharedOptions(parsed)` reads them all.
 enum SharedOption: Sendable {
@@ -24,11 +26,6 @@ enum SharedOption: Sendable {
     }
 }
 
-/// Which stores a command acts on (`--local` / `--shared`, DESIGN §8).
-enum StoreScope: Sendable, Equatable {
-    case both, local, shared
-}
-
 /// The shared options as given on one command line.
 struct SharedOptions: Sendable {
     /// `--vault DIR`, unresolved (the vault module applies `$KEYSHELF_VAULT` and XDG).
@@ -37,7 +34,8 @@ struct SharedOptions: Sendable {
     var passwordFD: Int32?
     var json = false
     var yes = false
-    var scope = StoreScope.both
+    /// `--local` / `--shared`: which stores the command acts on (DESIGN §8).
+    var scope = StoreFilter.both
 
     /// Reads the shared options out of `parsed`.
     /// - Throws: `UsageError` for a bad `--password-fd` or both `--local` and `--shared`.
@@ -58,3 +56,4 @@ struct SharedOptions: Sendable {
 
     init() {}
 }
+
