@@ -15,6 +15,8 @@ public enum CommandLineInterface {
         SearchCommand.self,
         RmCommand.self,
         LoginCommand.self,
+        ImportCommand.self,
+        ExportCommand.self,
         PasswdCommand.self,
         CredentialCommand.self,
         DemoCommand.self,

@@ -28,7 +28,7 @@ public struct ImportReport: Sendable {
     /// summary, then every skipped and failed row with its position and reason.
     /// Values from the file are shown inert (control characters escaped).
     public var lines: [String] {
-        var out = ["\(source.path): \(source.format.displayName) export, \(source.rowCount) row(s), into the \(store.rawValue) store"]
+        var out = ["\(Self.inert(source.path)): \(source.format.displayName) export, \(source.rowCount) row(s), into the \(store.rawValue) store"]
         if !source.ignoredColumns.isEmpty {
             out.append("ignored columns: \(source.ignoredColumns.map(Self.inert).joined(separator: ", "))")
         }
