@@ -27,7 +27,7 @@ import Testing
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.contains("Chrome export, 4 row(s), into the shared store"))
         #expect(result.stdout.contains("imported 2, updated 0, skipped 1, failed 1"))
-        #expect(result.stdout.contains("skipped row 4 (line 5): \"carol\" on android://hash==@com.example.app/: Android app entry (android://…), not a web login"))
+        #expect(result.stdout.contains("skipped row 4 (line 5): \"carol\" on android://com.example.app/: Android app entry (android://…), not a web login"))
         #expect(result.stdout.contains("failed row 5 (line 6): \"dave\" on empty.example: no password"))
         #expect(!result.stdout.contains("pa,ss"))
 

@@ -27,6 +27,15 @@ import KeyshelfCrypto
         #expect(table.rows.map(\.line) == [2, 3])
     }
 
+    @Test func oldMacLineEndsCountAsLines() throws {
+        let table = try parse("a,b\r1,\"x\ry\"\r2,z\r")
+        #expect(strings(table) == [["1", "x\ry"], ["2", "z"]])
+        #expect(table.rows.map(\.line) == [2, 4])
+        #expect(throws: TransferError.notUTF8(path: "test.csv", line: 3)) {
+            try CSVReader.parse(SecureBytes(copying: Array("a\r\nb\rc\u{FF}".utf8.dropLast(2)) + [0xFF]), path: "test.csv")
+        }
+    }
+
     @Test func spacesAroundUnquotedFieldsAreKept() throws {
         let table = try parse("p\n  padded  \n")
         #expect(strings(table) == [["  padded  "]])

@@ -137,4 +137,11 @@ import KeyshelfVault
         let source = try ImportSource(table: table, path: "t.csv", format: nil)
         #expect(source.failed.map(\.reason) == ["URL contains a space", "URL has an invalid port \"99999\" (1–65535)"])
     }
+
+    @Test func passwordInAURLNeverReachesTheReport() throws {
+        let table = try CSVReader.parse(SecureBytes(utf8: "name,url,username,password\nx,https://al:hunter2@x.example:0/,al,pw\ny,ftp://al:hunter3@files.example/,al,pw\n"), path: "t.csv")
+        let source = try ImportSource(table: table, path: "t.csv", format: nil)
+        #expect(source.failed.map(\.server) == ["https://x.example:0/"])
+        #expect(source.skipped.map(\.server) == ["ftp://files.example/"])
+    }
 }

@@ -37,11 +37,11 @@ struct ExportCommand: Command {
         guard count > 0 else {
             throw CLIError(.notFound, "no saved passwords to export; nothing was written")
         }
-        let warning = ChromeExport.warning(path: file, count: count)
-        context.note(warning)
+        context.note(ChromeExport.warning(path: file, count: count))
         if !options.yes {
             guard let terminal = context.terminal(),
-                  TerminalDialog.ask(on: terminal, title: "Export Passwords Unencrypted?", message: warning,
+                  TerminalDialog.ask(on: terminal, title: "Export Passwords Unencrypted?",
+                                     message: "Write \(count) password(s) in plain text to \(file)?",
                                      buttons: ["Cancel", "Export"]) == 1
             else {
                 throw CLIError(.canceled, "export declined; nothing was written")

@@ -77,16 +77,28 @@ public enum CSVReader {
         var line = 1
         var iterator = bytes.makeIterator()
         var decoder = UTF8()
+        var afterCR = false
         while true {
             switch decoder.decode(&iterator) {
             case .scalarValue(let scalar):
-                if scalar == "\n" { line += 1 } else if scalar == "\0" { return line }
+                if scalar == "\0" { return line }
+                // A line ends at LF, CRLF or a lone CR, as in `lineEnd(in:from:)`.
+                if scalar == "\n" && !afterCR || scalar == "\r" { line += 1 }
+                afterCR = scalar == "\r"
             case .emptyInput:
                 return nil
             case .error:
                 return line
             }
         }
+    }
+
+    /// The index just past the line starting at `start`: after its LF, its
+    /// CRLF, or a lone CR (old Mac files); `body.count` for the last line.
+    static func lineEnd(in body: UnsafeRawBufferPointer, from start: Int) -> Int {
+        guard let i = body[start...].firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) else { return body.count }
+        if body[i] == 0x0D, i + 1 < body.count, body[i + 1] == 0x0A { return i + 2 }
+        return i + 1
     }
 
     /// Feeds `body` to libcsv one physical line at a time, so every callback
@@ -104,7 +116,7 @@ public enum CSVReader {
         let context = Unmanaged.passUnretained(state).toOpaque()
         var start = 0
         while start < body.count {
-            let end = (body[start...].firstIndex(of: 0x0A) ?? body.count - 1) + 1
+            let end = lineEnd(in: body, from: start)
             let chunk = UnsafeRawBufferPointer(rebasing: body[start..<end])
             if state.rowStartLine == nil, chunk.contains(where: { $0 != 0x0A && $0 != 0x0D }) {
                 state.rowStartLine = state.line

@@ -53,15 +53,15 @@ struct RowMapper {
         }
         if let scheme = Self.scheme(of: chosen), scheme != "http", scheme != "https" {
             let what = scheme.hasPrefix("android") ? "Android app entry (\(scheme)://…)" : "\(scheme):// entry"
-            return .skipped(report(chosen, "\(what), not a web login"))
+            return .skipped(report(Self.withoutUserInfo(chosen), "\(what), not a web login"))
         }
         let server: ServerName
         do {
             server = try ServerName(parsing: chosen)
         } catch let error as ServerNameError {
-            return .failed(report(chosen, "URL \(error.reason)"))
+            return .failed(report(Self.withoutUserInfo(chosen), "URL \(error.reason)"))
         } catch {
-            return .failed(report(chosen, "URL not understood"))
+            return .failed(report(Self.withoutUserInfo(chosen), "URL not understood"))
         }
         if account.isEmpty {
             return .failed(report(server.display, "no user name"))
@@ -98,6 +98,15 @@ struct RowMapper {
         guard let sep = url.range(of: "://") else { return nil }
         let scheme = url[..<sep.lowerBound].lowercased()
         return scheme.isEmpty ? nil : scheme
+    }
+
+    /// `url` without the user info of its authority (`user:password@`), so a
+    /// password written into a URL never reaches the report.
+    static func withoutUserInfo(_ url: String) -> String {
+        let authorityStart = url.range(of: "://")?.upperBound ?? url.startIndex
+        let authorityEnd = url[authorityStart...].firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? url.endIndex
+        guard let at = url[authorityStart..<authorityEnd].lastIndex(of: "@") else { return url }
+        return String(url[..<authorityStart]) + String(url[url.index(after: at)...])
     }
 
     /// `value` when it is an `otpauth://` URI; a bare secret wrapped in one; "" for "".
