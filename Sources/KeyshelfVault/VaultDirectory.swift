@@ -66,13 +66,13 @@ public struct VaultDirectory: Sendable {
                 let passwordKey = try VaultFile.deriveKey(password: password, salt: salt, limits: limits, path: path)
                 let sharedKey = Random.secureBytes(VaultHeader.vaultKeyByteCount)
                 let header = try VaultFile.makeHeader(store: .shared, limits: limits, salt: salt, vaultKey: sharedKey, passwordKey: passwordKey)
-                shared = VaultSession.FileState(header: header, passwordKey: passwordKey, vaultKey: sharedKey, identity: nil, items: [])
-                try VaultSession.save([], store: .shared, file: &shared, directory: path)
+                shared = VaultSession.FileState(header: header, passwordKey: passwordKey, vaultKey: sharedKey)
+                try VaultSession.save([], plaintext: shared.plaintext, store: .shared, file: &shared, directory: path)
             }
             let localHeader = try VaultFile.makeHeader(
                 store: .local, limits: shared.header.limits, salt: shared.header.salt, vaultKey: localKey, passwordKey: shared.passwordKey)
-            var local = VaultSession.FileState(header: localHeader, passwordKey: shared.passwordKey, vaultKey: localKey, identity: nil, items: [])
-            try VaultSession.save([], store: .local, file: &local, directory: path)
+            var local = VaultSession.FileState(header: localHeader, passwordKey: shared.passwordKey, vaultKey: localKey)
+            try VaultSession.save([], plaintext: local.plaintext, store: .local, file: &local, directory: path)
             return VaultSession(directory: self, local: local, shared: shared)
         }
     }
@@ -102,7 +102,7 @@ public struct VaultDirectory: Sendable {
         } else {
             let key = Random.secureBytes(VaultHeader.vaultKeyByteCount)
             let header = try VaultFile.makeHeader(store: .shared, limits: local.header.limits, salt: local.header.salt, vaultKey: key, passwordKey: local.passwordKey)
-            shared = VaultSession.FileState(header: header, passwordKey: local.passwordKey, vaultKey: key, identity: nil, items: [])
+            shared = VaultSession.FileState(header: header, passwordKey: local.passwordKey, vaultKey: key)
         }
         return VaultSession(directory: self, local: local, shared: shared)
     }
