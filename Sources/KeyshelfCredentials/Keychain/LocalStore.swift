@@ -25,15 +25,14 @@ public struct LocalStore: Sendable {
     ///   marked synchronizable, or a missing password.
     public mutating func add(_ item: Item, now: Date = Date()) throws {
         try Self.validate(item)
-        let key = item.primaryKey
-        if items.contains(where: { !$0.isDeleted && $0.primaryKey == key }) {
+        if items.contains(where: { !$0.isDeleted && $0.hasPrimaryKey(of: item) }) {
             throw KeychainError.duplicate("\(Self.describe(item)) is already saved")
         }
         var new = item
         new.isDeleted = false
         new.creationDate = now
         new.modificationDate = now
-        if let tomb = items.firstIndex(where: { $0.isDeleted && $0.primaryKey == key }) {
+        if let tomb = items.firstIndex(where: { $0.isDeleted && $0.hasPrimaryKey(of: item) }) {
             new.id = items[tomb].id
             items[tomb] = new
         } else {
@@ -86,9 +85,17 @@ public struct LocalStore: Sendable {
             updated[i].modificationDate = now
             try Self.validate(updated[i])
         }
-        var keys = Set<PrimaryKey>()
-        for item in updated where !item.isDeleted {
-            if !keys.insert(item.primaryKey).inserted {
+        if indices.count <= 8 {
+            // Only changed items can collide: compare each with every other live item.
+            for i in indices {
+                let item = updated[i]
+                if updated.indices.contains(where: { $0 != i && !updated[$0].isDeleted && updated[$0].hasPrimaryKey(of: item) }) {
+                    throw KeychainError.duplicate("\(Self.describe(item)) is already saved")
+                }
+            }
+        } else {
+            var keys = Set<PrimaryKey>()
+            for item in updated where !item.isDeleted && !keys.insert(item.primaryKey).inserted {
                 throw KeychainError.duplicate("\(Self.describe(item)) is already saved")
             }
         }

@@ -151,6 +151,13 @@ public struct ServerName: Hashable, Sendable, CustomStringConvertible, Comparabl
         if name.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) {
             throw HostReason(text: "has an empty label")
         }
+        // Length limits first on ASCII labels, for a clearer message than libidn2's.
+        if name.split(separator: ".").contains(where: { $0.utf8.count > 63 && $0.allSatisfy(\.isASCII) }) {
+            throw HostReason(text: "has a label longer than 63 characters")
+        }
+        if name.allSatisfy(\.isASCII) && name.utf8.count > 253 {
+            throw HostReason(text: "is longer than 253 characters")
+        }
         let ascii = try toASCII(name)
         let labels = ascii.split(separator: ".", omittingEmptySubsequences: false)
         if labels.contains(where: \.isEmpty) { throw HostReason(text: "has an empty label") }

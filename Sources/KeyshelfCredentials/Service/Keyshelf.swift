@@ -20,7 +20,7 @@ public final class Keyshelf {
     /// can be asked, so such secrets are not released.
     public var userPresence: (any UserPresencePrompt)?
 
-    private var snapshot: StoredItems
+    private var snapshot: VaultContents
     private var index: SearchIndex
 
     /// Loads the items of `vault`.
@@ -39,7 +39,7 @@ public final class Keyshelf {
     }
 
     /// The items of the current snapshot, tombstones included (for export and merge).
-    public var items: StoredItems { snapshot }
+    public var items: VaultContents { snapshot }
 
     // MARK: - Listing and search (no secrets)
 
@@ -61,7 +61,10 @@ public final class Keyshelf {
     /// Entries whose server (Unicode or A-label), port, account, label or
     /// notes contain `text`, case-insensitively; all entries for "".
     public func search(_ text: String, in filter: StoreFilter = .both) -> [CredentialEntry] {
-        index.matches(text).lazy.map { self.index.entries[$0] }.filter { filter.contains($0.store) }
+        let found = index.matches(text)
+        return filter == .both
+            ? found.map { index.entries[$0] }
+            : found.compactMap { filter.contains(index.entries[$0].store) ? index.entries[$0] : nil }
     }
 
     /// The domains with at least one entry matching `text` (see `search`).
@@ -71,7 +74,7 @@ public final class Keyshelf {
         for i in index.matches(text) {
             let entry = index.entries[i]
             guard filter.contains(entry.store), seen.insert(entry.server).inserted else { continue }
-            if let domain = index.domains.first(where: { $0.server == entry.server }).flatMap({ restrict($0, to: filter) }) {
+            if let domain = index.domain(of: entry.server).flatMap({ restrict($0, to: filter) }) {
                 out.append(domain)
             }
         }
@@ -283,18 +286,18 @@ public final class Keyshelf {
 
     // MARK: - Internals
 
-    private func adopt(_ items: StoredItems) {
+    private func adopt(_ items: VaultContents) {
         snapshot = items
         index = SearchIndex(items)
     }
 
     /// Runs `body` on the snapshot (asking consent, no lock held), then in
     /// the vault's locked `modify` with the recorded answers.
-    private func mutate<T>(_ body: (inout StoredItems, any Consent) throws -> T) throws -> T {
+    private func mutate<T>(_ body: (inout VaultContents, any Consent) throws -> T) throws -> T {
         let recorded = RecordedConsent(consent)
         var dryRun = snapshot
         _ = try body(&dryRun, recorded)
-        var after = StoredItems()
+        var after = VaultContents()
         let result = try vault.modifyItems { items in
             let result = try body(&items, recorded)
             after = items
