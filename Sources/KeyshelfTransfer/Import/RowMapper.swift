@@ -93,17 +93,22 @@ struct RowMapper {
         return uris.first { uri in scheme(of: uri).map { $0 == "http" || $0 == "https" } ?? true } ?? uris.first
     }
 
-    /// The lower-case scheme of `url` ("android", "https"), or nil when it has none.
+    /// The lower-case scheme of `url` ("android", "https"): the text before a
+    /// first ":" that is followed by "//"; nil when there is none.
     static func scheme(of url: String) -> String? {
-        guard let sep = url.range(of: "://") else { return nil }
-        let scheme = url[..<sep.lowerBound].lowercased()
-        return scheme.isEmpty ? nil : scheme
+        schemeEnd(of: url).map { url[..<$0].lowercased() }
+    }
+
+    /// The index of the "://" ending `url`'s scheme, if it has one.
+    private static func schemeEnd(of url: String) -> String.Index? {
+        guard let colon = url.firstIndex(of: ":"), colon != url.startIndex, url[colon...].hasPrefix("://") else { return nil }
+        return colon
     }
 
     /// `url` without the user info of its authority (`user:password@`), so a
     /// password written into a URL never reaches the report.
     static func withoutUserInfo(_ url: String) -> String {
-        let authorityStart = url.range(of: "://")?.upperBound ?? url.startIndex
+        let authorityStart = schemeEnd(of: url).map { url.index($0, offsetBy: 3) } ?? url.startIndex
         let authorityEnd = url[authorityStart...].firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? url.endIndex
         guard let at = url[authorityStart..<authorityEnd].lastIndex(of: "@") else { return url }
         return String(url[..<authorityStart]) + String(url[url.index(after: at)...])
