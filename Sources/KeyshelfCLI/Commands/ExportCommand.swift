@@ -1,0 +1,60 @@
+import Foundation
+import KeyshelfTransfer
+import KeyshelfVault
+
+/// `keyshelf export FILE [--yes]`: writes every internet password as a
+/// Chrome CSV (mode 0600), after a warning that the file is not encrypted
+/// and the user's consent (docs/import.md).
+struct ExportCommand: Command {
+    static let spec = CommandSpec(
+        name: "export", summary: "export passwords to an unencrypted Chrome CSV file",
+        positionals: [.init(name: "FILE", help: "a new file (an existing one is never overwritten)")],
+        shared: [.yes, .vault, .passwordFD],
+        discussion: """
+            Columns: name,url,username,password,note (Chrome's format, which most
+            browsers and password managers import). The file is created with
+            mode 0600 but is NOT encrypted. Asks before writing; --yes for scripts.
+            One-time-password (otpauth) secrets have no column and are left out.
+            """)
+
+    var file: String
+    var options: SharedOptions
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        file = arguments.positionals[0]
+        options = try SharedOptions(arguments)
+    }
+
+    func run(_ context: CommandContext) throws -> ExitCode {
+        if FileManager.default.fileExists(atPath: file) {
+            throw TransferError.unwritable(path: file, reason: "the file already exists; choose a new name")
+        }
+        let session = try VaultAccess.unlock(options, context)
+        defer { session.lock() }
+        let contents = try session.contents()
+        let items = contents.local + contents.shared
+        let count = ChromeExport.exportable(items).count
+        guard count > 0 else {
+            throw CLIError(.notFound, "no saved passwords to export; nothing was written")
+        }
+        context.note(ChromeExport.warning(path: file, count: count))
+        if !options.yes {
+            guard let terminal = context.terminal(),
+                  TerminalDialog.ask(on: terminal, title: "Export Passwords Unencrypted?",
+                                     message: "Write \(count) password(s) in plain text to \(file)?",
+                                     buttons: ["Cancel", "Export"]) == 1
+            else {
+                throw CLIError(.canceled, "export declined; nothing was written")
+            }
+        }
+        let summary = try ChromeExport.write(items, to: file)
+        context.note("exported \(summary.written) password(s) to \(file) (mode 0600, not encrypted)")
+        if summary.otpauthLeftOut > 0 {
+            context.note("\(summary.otpauthLeftOut) one-time-password secret(s) have no column in this format and were not exported")
+        }
+        if summary.notExportable > 0 {
+            context.note("\(summary.notExportable) generic password(s) without a server were not exported")
+        }
+        return .success
+    }
+}

@@ -1,0 +1,61 @@
+import KeyshelfCredentials
+import KeyshelfTransfer
+import KeyshelfVault
+
+/// `keyshelf import FILE [--format …] [--local] [--dry-run] [--yes]`: reads
+/// another password manager's CSV export (docs/import.md, DESIGN §8–§9).
+struct ImportCommand: Command {
+    static let spec = CommandSpec(
+        name: "import", summary: "import a CSV export of another password manager",
+        positionals: [.init(name: "FILE", help: "the CSV file (never modified)")],
+        options: [
+            .value("--format", valueName: "FORMAT",
+                   help: "auto (default: from the header line), chrome, firefox, bitwarden, keepassxc, safari, 1password or lastpass"),
+            .flag("--dry-run", help: "print the report and write nothing"),
+        ],
+        shared: [.localOnly, .yes, .vault, .passwordFD],
+        discussion: """
+            Rows go to the shared credentials, or to the local store with --local.
+            A row identical to a saved password is skipped; one with another
+            password replaces it only after consent (Update Saved Password?, or
+            --yes). Rows that are not web logins (Android apps, secure notes,
+            cards) and rows without server, user name or password are listed
+            with their row and line numbers. Everything is written at once or
+            not at all.
+            Exit 0 when the file was read, even if rows were skipped; 1, with
+            nothing changed, when the file is unreadable, malformed, truncated,
+            not UTF-8 or of an unknown format.
+            """)
+
+    var file: String
+    var format: ImportFormat?
+    var dryRun: Bool
+    var options: SharedOptions
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        file = arguments.positionals[0]
+        dryRun = arguments.has("--dry-run")
+        options = try SharedOptions(arguments)
+        if let text = arguments.value("--format"), text != "auto" {
+            guard let chosen = ImportFormat(rawValue: text) else {
+                let names = ["auto"] + ImportFormat.allCases.map(\.rawValue)
+                throw UsageError("--format expects \(names.joined(separator: ", ")), not '\(text)'")
+            }
+            format = chosen
+        }
+    }
+
+    func run(_ context: CommandContext) throws -> ExitCode {
+        // The file first: a broken file is refused before the master password is asked.
+        let source = try ImportSource.read(path: file, format: format)
+        let session = try VaultAccess.unlock(options, context)
+        defer { session.lock() }
+        let store: Store = options.scope == .local ? .local : .shared
+        let plan = ImportPlan(source: source, existing: try session.contents()[store], store: store)
+        let report = dryRun
+            ? plan.dryRunReport
+            : try Importer.commit(plan, session: session, consent: TerminalConsent.policy(yes: options.yes, terminal: context.terminal()))
+        context.standardOutput.write(report.lines.joined(separator: "\n") + "\n")
+        return .success
+    }
+}

@@ -1,0 +1,241 @@
+import CCSV
+import Glibc
+import KeyshelfCrypto
+
+/// Reads CSV files through libcsv (`csv_init` / `csv_parse` / `csv_fini`) in
+/// strict mode, keeping the line where every record starts.
+///
+/// Before parsing, the bytes are checked to be UTF-8 without NUL and a leading
+/// byte-order mark is dropped. Records may end with LF or CRLF; quoted fields
+/// may hold commas, doubled quotes and line breaks. Spaces around unquoted
+/// fields are kept (libcsv would trim them, which would change passwords).
+/// File bytes and fields stay in sodium memory (`SecureBytes`), and libcsv's
+/// own field buffer is wiped before it is freed.
+public enum CSVReader {
+    /// Reads and parses the file at `path`.
+    /// - Throws: `TransferError.unreadable`, `.empty`, `.notUTF8`, `.malformed`,
+    ///   `.unterminatedQuote`.
+    public static func read(path: String) throws -> CSVTable {
+        try parse(readFile(path: path), path: path)
+    }
+
+    /// Parses `bytes` (a whole file); `path` only names the source in errors.
+    /// - Throws: as `read(path:)`, except `.unreadable`.
+    public static func parse(_ bytes: SecureBytes, path: String) throws -> CSVTable {
+        try bytes.withUnsafeBytes { all in
+            var body = all
+            if body.starts(with: [0xEF, 0xBB, 0xBF]) {
+                body = UnsafeRawBufferPointer(rebasing: body.dropFirst(3))
+            }
+            if let line = firstInvalidLine(body) {
+                throw TransferError.notUTF8(path: path, line: line)
+            }
+            let state = ParseState(capacity: body.count)
+            try runParser(body, state: state, path: path)
+            guard let header = state.records.first else { throw TransferError.empty(path: path) }
+            let headerNames = header.fields.map { range in
+                state.arena.withUnsafeBytes { a in
+                    String(decoding: UnsafeRawBufferPointer(rebasing: a[range]), as: UTF8.self)
+                }.trimmingSpaces()
+            }
+            let rows = state.records.dropFirst().enumerated().map { index, record in
+                CSVTable.Row(line: record.line, number: index + 2, fields: record.fields)
+            }
+            return CSVTable(arena: state.arena, header: headerNames, headerLine: header.line, rows: rows)
+        }
+    }
+
+    /// The whole file in sodium memory. Only regular files are read.
+    static func readFile(path: String) throws -> SecureBytes {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw TransferError.unreadable(path: path, reason: errnoText()) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw TransferError.unreadable(path: path, reason: errnoText()) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw TransferError.unreadable(path: path, reason: "not a regular file")
+        }
+        let size = Int(info.st_size)
+        let buffer = SecureBytes(byteCount: size)
+        var filled = 0
+        try buffer.withUnsafeMutableBytes { out in
+            while filled < size {
+                let n = Glibc.read(fd, out.baseAddress! + filled, size - filled)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw TransferError.unreadable(path: path, reason: errnoText())
+                }
+                if n == 0 { break }
+                filled += n
+            }
+        }
+        return filled == size ? buffer : buffer.copy(range: 0..<filled)
+    }
+
+    /// 1-based line of the first byte that is not valid UTF-8 or is NUL; nil when the text is clean.
+    static func firstInvalidLine(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        var line = 1
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        var afterCR = false
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar):
+                if scalar == "\0" { return line }
+                // A line ends at LF, CRLF or a lone CR, as in `lineEnd(in:from:)`.
+                if scalar == "\n" && !afterCR || scalar == "\r" { line += 1 }
+                afterCR = scalar == "\r"
+            case .emptyInput:
+                return nil
+            case .error:
+                return line
+            }
+        }
+    }
+
+    /// The index just past the line starting at `start`: after its LF, its
+    /// CRLF, or a lone CR (old Mac files); `body.count` for the last line.
+    static func lineEnd(in body: UnsafeRawBufferPointer, from start: Int) -> Int {
+        guard let i = body[start...].firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) else { return body.count }
+        if body[i] == 0x0D, i + 1 < body.count, body[i + 1] == 0x0A { return i + 2 }
+        return i + 1
+    }
+
+    /// Feeds `body` to libcsv one physical line at a time, so every callback
+    /// knows which line it is on.
+    private static func runParser(_ body: UnsafeRawBufferPointer, state: ParseState, path: String) throws {
+        var parser = csv_parser()
+        guard csv_init(&parser, UInt8(CSV_STRICT | CSV_STRICT_FINI)) == 0 else {
+            throw TransferError.malformed(path: path, line: 1, reason: "cannot start the CSV parser")
+        }
+        defer { csv_free(&parser) }
+        csv_set_space_func(&parser, noSpaces)
+        csv_set_realloc_func(&parser, wipingRealloc)
+        csv_set_free_func(&parser, wipingFree)
+
+        let context = Unmanaged.passUnretained(state).toOpaque()
+        var start = 0
+        while start < body.count {
+            let end = lineEnd(in: body, from: start)
+            let chunk = UnsafeRawBufferPointer(rebasing: body[start..<end])
+            if state.rowStartLine == nil, chunk.contains(where: { $0 != 0x0A && $0 != 0x0D }) {
+                state.rowStartLine = state.line
+            }
+            if csv_parse(&parser, chunk.baseAddress, chunk.count, fieldEnded, recordEnded, context) != chunk.count {
+                throw failure(&parser, state: state, path: path)
+            }
+            state.line += 1
+            start = end
+        }
+        state.line -= 1
+        state.atEnd = true
+        if csv_fini(&parser, fieldEnded, recordEnded, context) != 0 || csv_error(&parser) != CSV_SUCCESS {
+            throw failure(&parser, state: state, path: path)
+        }
+    }
+
+    private static func failure(_ parser: inout csv_parser, state: ParseState, path: String) -> TransferError {
+        let code = csv_error(&parser)
+        let reason = csv_strerror(code).map { String(cString: $0) } ?? "error \(code)"
+        if code == CSV_EPARSE, state.atEnd {
+            return .unterminatedQuote(path: path, line: state.fieldStartLine)
+        }
+        return .malformed(path: path, line: state.line, reason: reason)
+    }
+}
+
+/// Mutable state shared with libcsv's callbacks through the `data` pointer.
+private final class ParseState {
+    struct Record {
+        let line: Int
+        let fields: [Range<Int>]
+    }
+
+    /// Unescaped fields never exceed the input size, so one arena of that size holds them all.
+    let arena: SecureBytes
+    var used = 0
+    var fields: [Range<Int>] = []
+    var records: [Record] = []
+    /// Physical line being fed (1-based).
+    var line = 1
+    /// Line where the current record started; nil between records.
+    var rowStartLine: Int?
+    /// Line where the last field of the current record ended.
+    var lastFieldLine: Int?
+    /// Set once every line was fed, before `csv_fini`.
+    var atEnd = false
+
+    init(capacity: Int) {
+        arena = SecureBytes(byteCount: capacity)
+    }
+
+    /// The line where the field being parsed began: after the previous field, else at the record start.
+    var fieldStartLine: Int { lastFieldLine ?? rowStartLine ?? line }
+
+    func append(_ bytes: UnsafeRawPointer?, count: Int) {
+        let range = used..<(used + count)
+        if count > 0, let bytes {
+            arena.withUnsafeMutableBytes { $0.baseAddress!.advanced(by: used).copyMemory(from: bytes, byteCount: count) }
+        }
+        used += count
+        fields.append(range)
+        lastFieldLine = line
+    }
+
+    func endRecord() {
+        records.append(Record(line: rowStartLine ?? line, fields: fields))
+        fields = []
+        rowStartLine = nil
+        lastFieldLine = nil
+    }
+}
+
+private let fieldEnded: @convention(c) (UnsafeMutableRawPointer?, Int, UnsafeMutableRawPointer?) -> Void = { bytes, count, context in
+    Unmanaged<ParseState>.fromOpaque(context!).takeUnretainedValue().append(bytes, count: count)
+}
+
+private let recordEnded: @convention(c) (Int32, UnsafeMutableRawPointer?) -> Void = { _, context in
+    Unmanaged<ParseState>.fromOpaque(context!).takeUnretainedValue().endRecord()
+}
+
+private let noSpaces: @convention(c) (UInt8) -> Int32 = { _ in 0 }
+
+/// libcsv grows its field buffer only through the realloc hook (never
+/// `malloc`) and releases it through the free hook. Each block carries its
+/// size in a 16-byte prefix so that the old block can be wiped before it is freed.
+private let blockPrefix = 16
+
+private let wipingRealloc: @convention(c) (UnsafeMutableRawPointer?, Int) -> UnsafeMutableRawPointer? = { old, size in
+    guard let fresh = malloc(size + blockPrefix) else { return nil }
+    fresh.storeBytes(of: size, as: Int.self)
+    let payload = fresh + blockPrefix
+    if let old {
+        let block = old - blockPrefix
+        let oldSize = block.load(as: Int.self)
+        payload.copyMemory(from: old, byteCount: min(oldSize, size))
+        explicit_bzero(block, oldSize + blockPrefix)
+        free(block)
+    }
+    return payload
+}
+
+private let wipingFree: @convention(c) (UnsafeMutableRawPointer?) -> Void = { payload in
+    guard let payload else { return }
+    let block = payload - blockPrefix
+    explicit_bzero(block, block.load(as: Int.self) + blockPrefix)
+    free(block)
+}
+
+private func errnoText() -> String {
+    String(cString: strerror(errno))
+}
+
+extension String {
+    /// The string without leading and trailing spaces and tabs.
+    func trimmingSpaces() -> String {
+        var scalars = Substring(self)
+        while let first = scalars.first, first == " " || first == "\t" { scalars.removeFirst() }
+        while let last = scalars.last, last == " " || last == "\t" { scalars.removeLast() }
+        return String(scalars)
+    }
+}

@@ -1,0 +1,44 @@
+/// Why a file as a whole cannot be imported or exported. Nothing is written
+/// to the vault when one of these is thrown (issue 5, "Safety").
+///
+/// Messages name the file and, where it helps, the 1-based line; they never
+/// contain field values, which may be passwords.
+public enum TransferError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The file could not be opened or read (`errno` text in `reason`).
+    case unreadable(path: String, reason: String)
+    /// The file holds no record at all.
+    case empty(path: String)
+    /// A byte sequence that is not UTF-8 (or a NUL byte) on `line`.
+    case notUTF8(path: String, line: Int)
+    /// libcsv's strict mode rejected the quoting on `line` (e.g. a quote inside an unquoted field).
+    case malformed(path: String, line: Int, reason: String)
+    /// A quoted field opened on `line` is never closed: the file is truncated or damaged.
+    case unterminatedQuote(path: String, line: Int)
+    /// The header line matches none of the known formats (DESIGN §9).
+    case unknownFormat(path: String, header: [String])
+    /// The chosen format needs columns that the header lacks.
+    case missingColumns(path: String, format: ImportFormat, columns: [String])
+    /// The export file could not be created or written.
+    case unwritable(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case let .unreadable(path, reason):
+            "cannot read \(path): \(reason)"
+        case let .empty(path):
+            "\(path) is empty: no header line"
+        case let .notUTF8(path, line):
+            "\(path) line \(line): not UTF-8 text; export the file again as UTF-8 (nothing was imported)"
+        case let .malformed(path, line, reason):
+            "\(path) line \(line): malformed CSV (\(reason)); nothing was imported"
+        case let .unterminatedQuote(path, line):
+            "\(path) line \(line): a quoted field starting here is never closed; the file looks truncated (nothing was imported)"
+        case let .unknownFormat(path, header):
+            "\(path): unknown header line \"\(header.joined(separator: ","))\"; choose one with --format"
+        case let .missingColumns(path, format, columns):
+            "\(path): not a \(format.displayName) export, missing column(s) \(columns.joined(separator: ", "))"
+        case let .unwritable(path, reason):
+            "cannot write \(path): \(reason)"
+        }
+    }
+}

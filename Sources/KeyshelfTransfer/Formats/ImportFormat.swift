@@ -1,0 +1,96 @@
+/// The CSV export formats keyshelf reads, each known by its header line (DESIGN §9).
+///
+/// Columns are matched by name, case-insensitively, so older exports with
+/// fewer columns still work; columns a format does not use are reported as ignored.
+public enum ImportFormat: String, Sendable, CaseIterable, Codable {
+    /// Chromium / Chrome / Edge: `name,url,username,password,note` (older: without `note`).
+    case chrome
+    /// Firefox: `url,username,password,httpRealm,formActionOrigin,guid,timeCreated,timeLastUsed,timePasswordChanged`.
+    case firefox
+    /// Bitwarden: `folder,favorite,type,name,notes,fields,reprompt,login_uri,login_username,login_password,login_totp`.
+    case bitwarden
+    /// KeePassXC: `Group,Title,Username,Password,URL,Notes,TOTP,Icon,Last Modified,Created`.
+    case keepassxc
+    /// Safari / Apple Passwords: `Title,URL,Username,Password,Notes,OTPAuth`.
+    case safari
+    /// 1Password 8: `Title,Url,Username,Password,OTPAuth,Favorite,Archived,Tags,Notes`.
+    case onePassword = "1password"
+    /// LastPass: `url,username,password,extra,name,grouping,fav`.
+    case lastpass
+
+    /// The name shown to users.
+    public var displayName: String {
+        switch self {
+        case .chrome: "Chrome"
+        case .firefox: "Firefox"
+        case .bitwarden: "Bitwarden"
+        case .keepassxc: "KeePassXC"
+        case .safari: "Safari / Apple Passwords"
+        case .onePassword: "1Password"
+        case .lastpass: "LastPass"
+        }
+    }
+
+    /// The meaning of a column for keyshelf.
+    public enum Role: Sendable, Equatable {
+        case title, url, account, password, notes, otpauth
+        /// Bitwarden's item type (`login`, `note`, `card`, `identity`).
+        case itemType
+    }
+
+    /// Every column the format's current version writes (lower case), with
+    /// the role keyshelf gives it; nil roles are known but unused.
+    var columns: [(name: String, role: Role?)] {
+        switch self {
+        case .chrome:
+            [("name", .title), ("url", .url), ("username", .account), ("password", .password), ("note", .notes)]
+        case .firefox:
+            [("url", .url), ("username", .account), ("password", .password), ("httprealm", nil),
+             ("formactionorigin", nil), ("guid", nil), ("timecreated", nil), ("timelastused", nil),
+             ("timepasswordchanged", nil)]
+        case .bitwarden:
+            [("folder", nil), ("favorite", nil), ("type", .itemType), ("name", .title), ("notes", .notes),
+             ("fields", nil), ("reprompt", nil), ("login_uri", .url), ("login_username", .account),
+             ("login_password", .password), ("login_totp", .otpauth)]
+        case .keepassxc:
+            [("group", nil), ("title", .title), ("username", .account), ("password", .password), ("url", .url),
+             ("notes", .notes), ("totp", .otpauth), ("icon", nil), ("last modified", nil), ("created", nil)]
+        case .safari:
+            [("title", .title), ("url", .url), ("username", .account), ("password", .password),
+             ("notes", .notes), ("otpauth", .otpauth)]
+        case .onePassword:
+            [("title", .title), ("url", .url), ("username", .account), ("password", .password),
+             ("otpauth", .otpauth), ("favorite", nil), ("archived", nil), ("tags", nil), ("notes", .notes)]
+        case .lastpass:
+            [("url", .url), ("username", .account), ("password", .password), ("extra", .notes),
+             ("name", .title), ("grouping", nil), ("fav", nil), ("totp", .otpauth)]
+        }
+    }
+
+    /// Columns that every version of the format has; detection needs all of them.
+    var requiredColumns: [String] {
+        switch self {
+        case .chrome: ["name", "url", "username", "password"]
+        case .firefox: ["url", "username", "password"]
+        case .bitwarden: ["type", "name", "login_uri", "login_username", "login_password"]
+        case .keepassxc: ["group", "title", "username", "password", "url"]
+        case .safari, .onePassword: ["title", "url", "username", "password"]
+        case .lastpass: ["url", "username", "password", "extra"]
+        }
+    }
+
+    /// The format whose header the given column names match best: every
+    /// required column present, then the most known columns; ties go to the
+    /// earlier case (so Safari's six columns, which 1Password also has, read
+    /// as Safari unless 1Password's own `Favorite`/`Archived`/`Tags` appear).
+    /// Returns nil when no format fits.
+    public static func detect(header: [String]) -> ImportFormat? {
+        let names = Set(header.map { $0.lowercased() })
+        var best: (format: ImportFormat, score: Int)?
+        for format in allCases where format.requiredColumns.allSatisfy(names.contains) {
+            let score = format.columns.filter { names.contains($0.name) }.count
+            if best == nil || score > best!.score { best = (format, score) }
+        }
+        return best?.format
+    }
+}

@@ -1,0 +1,66 @@
+import KeyshelfVault
+
+/// What an import did (or, for a dry run, would do) (issue 5, "Report").
+public struct ImportReport: Sendable {
+    /// The file, its format and ignored columns.
+    public let source: ImportSource
+    /// The store written.
+    public let store: Store
+    /// True when nothing was written (`--dry-run`).
+    public let dryRun: Bool
+    /// Rows stored as new items.
+    public let imported: [ReportedRow]
+    /// Rows whose password replaced a saved one (after consent).
+    public let updated: [ReportedRow]
+    /// Rows not imported on purpose, each with its reason.
+    public let skipped: [ReportedRow]
+    /// Rows that could not be imported, each with its reason.
+    public let failed: [ReportedRow]
+
+    /// "imported 3, updated 1, skipped 2, failed 1" (dry run: "would import …").
+    public var summary: String {
+        let verb = dryRun ? "would import" : "imported"
+        let update = dryRun ? "would update" : "updated"
+        return "\(verb) \(imported.count), \(update) \(updated.count), skipped \(skipped.count), failed \(failed.count)"
+    }
+
+    /// The whole report as lines for a terminal: format, ignored columns,
+    /// summary, then every skipped and failed row with its position and reason.
+    /// Values from the file are shown inert (control characters escaped).
+    public var lines: [String] {
+        var out = ["\(Self.inert(source.path)): \(source.format.displayName) export, \(source.rowCount) row(s), into the \(store.rawValue) store"]
+        if !source.ignoredColumns.isEmpty {
+            out.append("ignored columns: \(source.ignoredColumns.map(Self.inert).joined(separator: ", "))")
+        }
+        out.append(summary + (dryRun ? " (dry run: nothing written)" : ""))
+        for (title, rows) in [("updated", dryRun ? [] : updated), ("would update", dryRun ? updated : []),
+                              ("skipped", skipped), ("failed", failed)] where !rows.isEmpty {
+            for row in rows.sorted(by: { $0.position.row < $1.position.row }) {
+                out.append("  \(title) \(row.position): \(Self.describe(row))")
+            }
+        }
+        return out
+    }
+
+    private static func describe(_ row: ReportedRow) -> String {
+        let who = [row.account.isEmpty ? nil : "\"\(inert(row.account))\"",
+                   row.server.isEmpty ? nil : "on \(inert(row.server))"].compactMap { $0 }.joined(separator: " ")
+        if row.reason.isEmpty { return who }
+        return who.isEmpty ? row.reason : "\(who): \(row.reason)"
+    }
+
+    /// `text` with control and format characters shown as `\u{…}`, so a
+    /// hostile file cannot send escape sequences to the terminal (DESIGN §7).
+    static func inert(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            let category = scalar.properties.generalCategory
+            if category == .control || category == .format || category == .lineSeparator || category == .paragraphSeparator {
+                out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,53 @@
+/// An import file read, recognised and mapped row by row; no vault involved yet.
+public struct ImportSource: Sendable {
+    /// The file as given by the user.
+    public let path: String
+    /// The format it was read as (detected or chosen).
+    public let format: ImportFormat
+    /// Header columns keyshelf does not use, as spelled in the file.
+    public let ignoredColumns: [String]
+    /// Number of data rows (records after the header).
+    public let rowCount: Int
+    /// Rows that map to web logins, in file order.
+    public let candidates: [ImportCandidate]
+    /// Rows deliberately not imported (not web logins, empty rows).
+    public let skipped: [ReportedRow]
+    /// Rows that cannot be imported (no password, no server, bad URL, bad field count).
+    public let failed: [ReportedRow]
+
+    /// Reads the file at `path` (never modifying it) and maps its rows.
+    /// - Parameter format: the format to read, or nil to detect it from the header line (DESIGN §9).
+    /// - Throws: `TransferError` when the file as a whole is unreadable, not
+    ///   UTF-8, malformed, truncated inside quotes, of an unknown format, or
+    ///   lacks the chosen format's columns.
+    public static func read(path: String, format: ImportFormat? = nil) throws -> ImportSource {
+        try ImportSource(table: CSVReader.read(path: path), path: path, format: format)
+    }
+
+    /// Maps an already parsed `table`; `path` only names the source in errors.
+    /// - Throws: `TransferError.unknownFormat`, `.missingColumns`.
+    public init(table: CSVTable, path: String, format: ImportFormat?) throws {
+        guard let chosen = format ?? ImportFormat.detect(header: table.header) else {
+            throw TransferError.unknownFormat(path: path, header: table.header)
+        }
+        let columns = try ColumnMap(header: table.header, format: chosen, path: path)
+        let mapper = RowMapper(table: table, columns: columns)
+        var candidates: [ImportCandidate] = []
+        var skipped: [ReportedRow] = []
+        var failed: [ReportedRow] = []
+        for row in table.rows {
+            switch mapper.map(row) {
+            case .candidate(let candidate): candidates.append(candidate)
+            case .skipped(let reported): skipped.append(reported)
+            case .failed(let reported): failed.append(reported)
+            }
+        }
+        self.path = path
+        self.format = chosen
+        self.ignoredColumns = columns.ignoredColumns
+        self.rowCount = table.rows.count
+        self.candidates = candidates
+        self.skipped = skipped
+        self.failed = failed
+    }
+}

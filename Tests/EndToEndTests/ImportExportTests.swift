@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+
+/// `keyshelf import` and `keyshelf export` through the real binary (DESIGN §8, docs/import.md).
+@Suite struct ImportExportTests {
+    /// Writes `text` to a new file in the vault's root and returns its path.
+    private func file(_ vault: TestVault, _ name: String, _ text: String) throws -> String {
+        let url = vault.root.appendingPathComponent(name)
+        try Data(text.utf8).write(to: url)
+        return url.path
+    }
+
+    private let chrome = """
+        name,url,username,password,note\r
+        Example,https://alice:x@Example.com:443/login,alice,"pa,ss""word","a note, with comma"\r
+        Shop,https://bücher.example:8443/,bob,"two\r
+        lines",\r
+        App,android://hash==@com.example.app/,carol,app-pw,\r
+        Empty,https://empty.example/,dave,,\r
+
+        """
+
+    @Test func importReportsEveryRowAndStoresTheLogins() throws {
+        let vault = try TestVault()
+        let path = try file(vault, "chrome.csv", chrome)
+        let result = try vault.run(["import", path])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("Chrome export, 4 row(s), into the shared store"))
+        #expect(result.stdout.contains("imported 2, updated 0, skipped 1, failed 1"))
+        #expect(result.stdout.contains("skipped row 4 (line 5): \"carol\" on android://com.example.app/: Android app entry (android://…), not a web login"))
+        #expect(result.stdout.contains("failed row 5 (line 6): \"dave\" on empty.example: no password"))
+        #expect(!result.stdout.contains("pa,ss"))
+
+        let get = try vault.run(["get", "example.com", "alice", "--yes"])
+        #expect(get.status == 0, "\(get)")
+        #expect(get.stdout == "pa,ss\"word\n")
+        let idn = try vault.run(["get", "xn--bcher-kva.example:8443", "bob", "--shared", "--yes"])
+        #expect(idn.stdout == "two\r\nlines\n", "\(idn)")
+    }
+
+    @Test func dryRunWritesNothing() throws {
+        let vault = try TestVault()
+        let before = try vault.snapshot()
+        let result = try vault.run(["import", try file(vault, "c.csv", chrome), "--dry-run", "--local"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("would import 2, would update 0, skipped 1, failed 1 (dry run: nothing written)"))
+        #expect(result.stdout.contains("into the local store"))
+        #expect(try vault.snapshot() == before)
+    }
+
+    @Test func updateNeedsYesWithoutATerminal() throws {
+        let vault = try TestVault()
+        try vault.add("example.com", "alice", password: "old")
+        let path = try file(vault, "c.csv", chrome)
+
+        let declined = try vault.run(["import", path])
+        #expect(declined.status == 0, "\(declined)")
+        #expect(declined.stdout.contains("imported 1, updated 0, skipped 2, failed 1"))
+        #expect(declined.stdout.contains("update declined; saved password kept"))
+        #expect(try vault.run(["get", "example.com", "alice", "--yes"]).stdout == "old\n")
+
+        let approved = try vault.run(["import", path, "--yes"])
+        #expect(approved.stdout.contains("imported 0, updated 1, skipped 2, failed 1"), "\(approved)")
+        #expect(try vault.run(["get", "example.com", "alice", "--yes"]).stdout == "pa,ss\"word\n")
+    }
+
+    @Test(arguments: [
+        ("name,url,username,password\nx,https://x.example/,al,\"open\n", "line 2: a quoted field starting here is never closed"),
+        ("name,url,username,password\nx,https://x.example/,a\"l,pw\n", "line 2: malformed CSV"),
+        ("site,login,secret\nx,al,pw\n", "unknown header line"),
+    ])
+    func brokenFileExitsNonZeroAndChangesNothing(text: String, message: String) throws {
+        let vault = try TestVault()
+        try vault.add("keep.example", "me", password: "pw")
+        let before = try vault.snapshot()
+        let result = try vault.run(["import", try file(vault, "bad.csv", text)])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains(message), "\(result)")
+        #expect(try vault.snapshot() == before)
+    }
+
+    @Test func notUTF8AndMissingFilesAreRefused() throws {
+        let vault = try TestVault()
+        let url = vault.root.appendingPathComponent("latin1.csv")
+        try Data("name,url,username,password\ncaf\u{E9},https://x.example/,al,pw\n".data(using: .isoLatin1)!).write(to: url)
+        let latin1 = try vault.run(["import", url.path])
+        #expect(latin1.status == 1)
+        #expect(latin1.stderr.contains("line 2: not UTF-8"), "\(latin1)")
+        let missing = try vault.run(["import", vault.root.appendingPathComponent("nope.csv").path])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("No such file or directory"), "\(missing)")
+    }
+
+    @Test func unknownFormatOptionIsAUsageError() throws {
+        let vault = try TestVault()
+        let result = try vault.run(["import", "x.csv", "--format", "excel"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("--format expects auto, chrome, firefox, bitwarden, keepassxc, safari, 1password, lastpass"))
+    }
+
+    @Test func exportNeedsConsentThenWritesA0600FileThatImportsBack() throws {
+        let vault = try TestVault()
+        _ = try vault.run(["import", try file(vault, "c.csv", chrome)])
+        let out = vault.root.appendingPathComponent("export.csv").path
+
+        let declined = try vault.run(["export", out])
+        #expect(declined.status == 4, "\(declined)")
+        #expect(declined.stderr.contains("NOT encrypted"))
+        #expect(!FileManager.default.fileExists(atPath: out))
+
+        let exported = try vault.run(["export", out, "--yes"])
+        #expect(exported.status == 0, "\(exported)")
+        #expect(exported.stderr.contains("exported 2 password(s)"))
+        let mode = try FileManager.default.attributesOfItem(atPath: out)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+
+        let again = try vault.run(["export", out, "--yes"])
+        #expect(again.status == 1)
+        #expect(again.stderr.contains("already exists"))
+
+        let fresh = try TestVault()
+        let back = try fresh.run(["import", out])
+        #expect(back.stdout.contains("imported 2, updated 0, skipped 0, failed 0"), "\(back)")
+        #expect(try fresh.run(["get", "example.com", "alice", "--yes"]).stdout == "pa,ss\"word\n")
+        #expect(try fresh.run(["get", "bücher.example:8443", "bob", "--yes"]).stdout == "two\r\nlines\n")
+    }
+
+    @Test func exportOfAnEmptyVaultWritesNothing() throws {
+        let vault = try TestVault()
+        let out = vault.root.appendingPathComponent("export.csv").path
+        let result = try vault.run(["export", out, "--yes"])
+        #expect(result.status == 3, "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    @Test(arguments: ["import", "export"])
+    func helpDescribesTheCommand(command: String) throws {
+        let vault = try TestVault(initialize: false)
+        let result = try vault.run([command, "--help"])
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("usage: keyshelf \(command)"))
+    }
+}
