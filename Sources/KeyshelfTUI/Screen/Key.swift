@@ -9,6 +9,8 @@ public enum Key: Equatable, Sendable {
     case enter, tab, backTab, escape, backspace, delete
     /// The terminal changed size (`KEY_RESIZE`).
     case resize
+    /// No more input: the terminal hung up, or a test ran out of scripted keys.
+    case closed
     /// A function or unknown key code the TUI does not use.
     case other(Int32)
 }
