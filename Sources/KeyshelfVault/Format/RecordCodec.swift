@@ -1,0 +1,309 @@
+import Foundation
+import KeyshelfCrypto
+
+/// The payload plaintext: items as tagged, length-prefixed records
+/// (docs/vault-format.md, "Payload records").
+///
+/// ```
+/// payload := varint(itemCount) record*
+/// record  := varint(fieldsByteCount) field*
+/// field   := u8 tag, varint(valueByteCount), value
+/// ```
+/// Varints are unsigned LEB128. Fields equal to their zero value (empty
+/// string, 0, false, no password) are omitted. Readers skip unknown tags, so
+/// later versions can add fields. Decoding reads straight from the single
+/// decrypted buffer; each password is a `Secret` slice of it, not a copy.
+enum RecordCodec {
+    enum Tag: UInt8 {
+        case id = 1, itemClass, account, service, server, `protocol`, port, path
+        case securityDomain, authenticationType, label, comment, otpauth
+        case creationDate, modificationDate, accessible, accessControl
+        case synchronizable, password, isDeleted
+    }
+
+    /// Decoding failed: the payload authenticated but does not parse.
+    struct DecodeError: Error {
+        var reason: String
+    }
+
+    // MARK: Encoding
+
+    /// Encodes `items` into a new secure buffer of exactly the needed size.
+    static func encode(_ items: [Item]) -> SecureBytes {
+        var total = varintByteCount(UInt64(items.count))
+        var recordSizes = [Int]()
+        recordSizes.reserveCapacity(items.count)
+        for item in items {
+            let size = fieldsByteCount(item)
+            recordSizes.append(size)
+            total += varintByteCount(UInt64(size)) + size
+        }
+        let out = SecureBytes(byteCount: total)
+        out.withUnsafeMutableBytes { buffer in
+            var w = Writer(base: buffer.baseAddress!)
+            w.varint(UInt64(items.count))
+            for (item, size) in zip(items, recordSizes) {
+                w.varint(UInt64(size))
+                let start = w.offset
+                write(item, to: &w)
+                precondition(w.offset - start == size, "record size mismatch")
+            }
+            precondition(w.offset == total, "payload size mismatch")
+        }
+        return out
+    }
+
+    private static func stringFieldByteCount(_ s: String) -> Int {
+        let n = s.utf8.count
+        return n == 0 ? 0 : 1 + varintByteCount(UInt64(n)) + n
+    }
+
+    private static func fieldsByteCount(_ item: Item) -> Int {
+        var n = 1 + 1 + 16                                 // id
+        n += 1 + 1 + 1                                     // itemClass
+        n += stringFieldByteCount(item.account)
+        n += stringFieldByteCount(item.service)
+        n += stringFieldByteCount(item.server)
+        n += stringFieldByteCount(item.protocol)
+        if item.port != 0 { n += 1 + 1 + varintByteCount(UInt64(truncatingIfNeeded: item.port)) }
+        n += stringFieldByteCount(item.path)
+        n += stringFieldByteCount(item.securityDomain)
+        n += stringFieldByteCount(item.authenticationType)
+        n += stringFieldByteCount(item.label)
+        n += stringFieldByteCount(item.comment)
+        n += stringFieldByteCount(item.otpauth)
+        n += 2 * (1 + 1 + 8)                               // dates
+        n += 2 * (1 + 1 + 1)                               // accessible, accessControl
+        if item.synchronizable { n += 3 }
+        if let password = item.password {
+            n += 1 + varintByteCount(UInt64(password.byteCount)) + password.byteCount
+        }
+        if item.isDeleted { n += 3 }
+        return n
+    }
+
+    private static func write(_ item: Item, to w: inout Writer) {
+        w.field(.id, byteCount: 16)
+        withUnsafeBytes(of: item.id.uuid) { w.bytes($0) }
+        w.byteField(.itemClass, item.itemClass.rawValue)
+        w.string(.account, item.account)
+        w.string(.service, item.service)
+        w.string(.server, item.server)
+        w.string(.protocol, item.protocol)
+        if item.port != 0 {
+            let v = UInt64(truncatingIfNeeded: item.port)
+            w.field(.port, byteCount: varintByteCount(v))
+            w.varint(v)
+        }
+        w.string(.path, item.path)
+        w.string(.securityDomain, item.securityDomain)
+        w.string(.authenticationType, item.authenticationType)
+        w.string(.label, item.label)
+        w.string(.comment, item.comment)
+        w.string(.otpauth, item.otpauth)
+        w.date(.creationDate, item.creationDate)
+        w.date(.modificationDate, item.modificationDate)
+        w.byteField(.accessible, item.accessible.rawValue)
+        w.byteField(.accessControl, item.accessControl.rawValue)
+        if item.synchronizable { w.byteField(.synchronizable, 1) }
+        if let password = item.password {
+            w.field(.password, byteCount: password.byteCount)
+            password.withUnsafeBytes { w.bytes($0) }
+        }
+        if item.isDeleted { w.byteField(.isDeleted, 1) }
+    }
+
+    static func varintByteCount(_ value: UInt64) -> Int {
+        var v = value, n = 1
+        while v >= 0x80 { v >>= 7; n += 1 }
+        return n
+    }
+
+    private struct Writer {
+        let base: UnsafeMutableRawPointer
+        var offset = 0
+
+        mutating func byte(_ b: UInt8) {
+            base.storeBytes(of: b, toByteOffset: offset, as: UInt8.self)
+            offset += 1
+        }
+
+        mutating func varint(_ value: UInt64) {
+            var v = value
+            while v >= 0x80 {
+                byte(UInt8(truncatingIfNeeded: v) | 0x80)
+                v >>= 7
+            }
+            byte(UInt8(v))
+        }
+
+        mutating func bytes(_ source: UnsafeRawBufferPointer) {
+            guard let src = source.baseAddress, source.count > 0 else { return }
+            (base + offset).copyMemory(from: src, byteCount: source.count)
+            offset += source.count
+        }
+
+        mutating func field(_ tag: Tag, byteCount: Int) {
+            byte(tag.rawValue)
+            varint(UInt64(byteCount))
+        }
+
+        mutating func byteField(_ tag: Tag, _ value: UInt8) {
+            field(tag, byteCount: 1)
+            byte(value)
+        }
+
+        mutating func string(_ tag: Tag, _ value: String) {
+            var s = value
+            s.withUTF8 { utf8 in
+                guard utf8.count > 0 else { return }
+                field(tag, byteCount: utf8.count)
+                bytes(UnsafeRawBufferPointer(utf8))
+            }
+        }
+
+        mutating func date(_ tag: Tag, _ value: Date) {
+            field(tag, byteCount: 8)
+            let bits = value.timeIntervalSinceReferenceDate.bitPattern.littleEndian
+            withUnsafeBytes(of: bits) { bytes($0) }
+        }
+    }
+
+    // MARK: Decoding
+
+    /// Decodes every item of `plaintext`; passwords are slices of it.
+    /// - Throws: `DecodeError` when the bytes do not follow the grammar.
+    static func decode(_ plaintext: SecureBytes) throws -> [Item] {
+        try plaintext.withUnsafeBytes { buffer in
+            var r = Reader(buffer: buffer)
+            let count = try r.varint()
+            // Every record takes at least one byte: a bound on the count that a damaged file cannot exceed.
+            guard count <= UInt64(buffer.count) else { throw DecodeError(reason: "item count \(count) exceeds the payload") }
+            var items = [Item]()
+            items.reserveCapacity(Int(count))
+            for _ in 0..<count {
+                let size = try r.varint()
+                guard size <= UInt64(r.end - r.offset) else { throw DecodeError(reason: "record runs past the payload") }
+                let end = r.offset + Int(size)
+                items.append(try decodeRecord(&r, end: end, storage: plaintext))
+            }
+            guard r.offset == r.end else { throw DecodeError(reason: "bytes after the last record") }
+            return items
+        }
+    }
+
+    private static func decodeRecord(_ r: inout Reader, end: Int, storage: SecureBytes) throws -> Item {
+        var id: UUID?
+        var itemClass = ItemClass.internetPassword
+        var account = "", service = "", server = "", proto = "", path = ""
+        var securityDomain = "", authenticationType = "", label = "", comment = "", otpauth = ""
+        var port = 0
+        var creationDate = Date(timeIntervalSinceReferenceDate: 0)
+        var modificationDate = creationDate
+        var accessible = Accessible.whenUnlocked
+        var accessControl = AccessControl.none
+        var synchronizable = false, isDeleted = false
+        var password: Secret?
+        var sawClass = false
+
+        while r.offset < end {
+            let rawTag = try r.byte()
+            let length = try r.varint()
+            guard length <= UInt64(end - r.offset) else { throw DecodeError(reason: "field \(rawTag) runs past its record") }
+            let range = r.offset..<(r.offset + Int(length))
+            r.offset = range.upperBound
+            guard let tag = Tag(rawValue: rawTag) else { continue }   // a newer field: skip
+            switch tag {
+            case .id:
+                guard range.count == 16 else { throw DecodeError(reason: "id is not 16 bytes") }
+                var raw: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+                withUnsafeMutableBytes(of: &raw) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: r.buffer[range])) }
+                id = UUID(uuid: raw)
+            case .itemClass:
+                guard let v = ItemClass(rawValue: try r.single(range)) else { throw DecodeError(reason: "unknown item class") }
+                itemClass = v
+                sawClass = true
+            case .account: account = try r.string(range)
+            case .service: service = try r.string(range)
+            case .server: server = try r.string(range)
+            case .protocol: proto = try r.string(range)
+            case .port:
+                var sub = Reader(buffer: r.buffer, offset: range.lowerBound, end: range.upperBound)
+                port = Int(truncatingIfNeeded: try sub.varint())
+            case .path: path = try r.string(range)
+            case .securityDomain: securityDomain = try r.string(range)
+            case .authenticationType: authenticationType = try r.string(range)
+            case .label: label = try r.string(range)
+            case .comment: comment = try r.string(range)
+            case .otpauth: otpauth = try r.string(range)
+            case .creationDate: creationDate = try r.date(range)
+            case .modificationDate: modificationDate = try r.date(range)
+            case .accessible:
+                guard let v = Accessible(rawValue: try r.single(range)) else { throw DecodeError(reason: "unknown accessible value") }
+                accessible = v
+            case .accessControl:
+                guard let v = AccessControl(rawValue: try r.single(range)) else { throw DecodeError(reason: "unknown access control value") }
+                accessControl = v
+            case .synchronizable: synchronizable = try r.single(range) != 0
+            case .password: password = Secret(storage: storage, range: range)
+            case .isDeleted: isDeleted = try r.single(range) != 0
+            }
+        }
+        guard r.offset == end else { throw DecodeError(reason: "record length mismatch") }
+        guard let id, sawClass else { throw DecodeError(reason: "record without id or class") }
+        return Item(
+            id: id, itemClass: itemClass, account: account, service: service, server: server,
+            protocol: proto, port: port, path: path, securityDomain: securityDomain,
+            authenticationType: authenticationType, label: label, comment: comment, otpauth: otpauth,
+            creationDate: creationDate, modificationDate: modificationDate,
+            accessible: accessible, accessControl: accessControl, synchronizable: synchronizable,
+            password: password, isDeleted: isDeleted)
+    }
+
+    private struct Reader {
+        let buffer: UnsafeRawBufferPointer
+        var offset: Int
+        let end: Int
+
+        init(buffer: UnsafeRawBufferPointer, offset: Int = 0, end: Int? = nil) {
+            self.buffer = buffer
+            self.offset = offset
+            self.end = end ?? buffer.count
+        }
+
+        mutating func byte() throws -> UInt8 {
+            guard offset < end else { throw DecodeError(reason: "unexpected end of payload") }
+            defer { offset += 1 }
+            return buffer[offset]
+        }
+
+        mutating func varint() throws -> UInt64 {
+            var value: UInt64 = 0
+            var shift: UInt64 = 0
+            while true {
+                let b = try byte()
+                guard shift < 64 else { throw DecodeError(reason: "varint too long") }
+                value |= UInt64(b & 0x7F) << shift
+                if b < 0x80 { return value }
+                shift += 7
+            }
+        }
+
+        func single(_ range: Range<Int>) throws -> UInt8 {
+            guard range.count == 1 else { throw DecodeError(reason: "one-byte field of \(range.count) bytes") }
+            return buffer[range.lowerBound]
+        }
+
+        func string(_ range: Range<Int>) throws -> String {
+            let bytes = UnsafeRawBufferPointer(rebasing: buffer[range]).assumingMemoryBound(to: UInt8.self)
+            guard let s = String(validating: bytes, as: UTF8.self) else { throw DecodeError(reason: "text that is not UTF-8") }
+            return s
+        }
+
+        func date(_ range: Range<Int>) throws -> Date {
+            guard range.count == 8 else { throw DecodeError(reason: "date of \(range.count) bytes") }
+            let bits = buffer.loadLittleEndian(UInt64.self, at: range.lowerBound)
+            return Date(timeIntervalSinceReferenceDate: Double(bitPattern: bits))
+        }
+    }
+}

@@ -1,0 +1,177 @@
+import KeyshelfCrypto
+
+/// The fixed 144-byte header of a vault file, format v1 (docs/vault-format.md).
+///
+/// Layout (little-endian integers):
+/// ```
+///   0   8  magic 89 4B 53 56 0D 0A 1A 0A ("\x89KSV\r\n\x1A\n")
+///   8   2  format version (1)
+///  10   1  store: 1 local, 2 shared
+///  11   4  secretstream chunk size in plaintext bytes
+///  15   1  KDF id: 1 = Argon2id v1.3
+///  16   8  opslimit
+///  24   8  memlimit in bytes
+///  32  16  salt
+///  48  24  key-wrap nonce
+///  72  48  vault key sealed with XChaCha20-Poly1305, associated data bytes 0..<72
+/// 120   8  payload length in bytes (the secretstream that follows the header)
+/// 128  16  BLAKE2b-128 of bytes 0..<128 (damage check, not authentication)
+/// ```
+/// The payload's associated data is bytes 0..<15, which a password change
+/// never alters, so `passwd` rewrites headers only.
+struct VaultHeader: Equatable {
+    static let magic: [UInt8] = [0x89, 0x4B, 0x53, 0x56, 0x0D, 0x0A, 0x1A, 0x0A]
+    static let formatVersion: UInt16 = 1
+    static let byteCount = 144
+    static let kdfArgon2id13: UInt8 = 1
+    static let vaultKeyByteCount = 32
+    /// Default plaintext bytes per secretstream chunk (64 KiB).
+    static let defaultChunkByteCount: UInt32 = 64 * 1024
+    /// Largest chunk size a reader accepts (16 MiB), so a damaged header cannot ask for huge buffers.
+    static let maximumChunkByteCount: UInt32 = 16 * 1024 * 1024
+
+    static let payloadAssociatedDataRange = 0..<15
+    static let keyWrapAssociatedDataRange = 0..<72
+    static let wrappedKeyRange = 72..<120
+    static let checksumRange = 128..<144
+
+    var store: Store
+    var chunkByteCount: UInt32
+    var limits: PasswordHashLimits
+    var salt: [UInt8]
+    var nonce: [UInt8]
+    var wrappedKey: [UInt8]
+    var payloadByteCount: UInt64
+
+    /// True when both headers derive the same key from the same password.
+    func sharesKeyDerivation(with other: VaultHeader) -> Bool {
+        limits == other.limits && salt == other.salt
+    }
+
+    /// The 144 header bytes, checksum included.
+    func serialized() -> [UInt8] {
+        var out = [UInt8]()
+        out.reserveCapacity(Self.byteCount)
+        out += Self.magic
+        out.appendLittleEndian(Self.formatVersion)
+        out.append(store.headerByte)
+        out.appendLittleEndian(chunkByteCount)
+        out.append(Self.kdfArgon2id13)
+        out.appendLittleEndian(limits.opslimit)
+        out.appendLittleEndian(limits.memlimitBytes)
+        out += salt
+        out += nonce
+        out += wrappedKey
+        out.appendLittleEndian(payloadByteCount)
+        out += out.withUnsafeBytes { GenericHash.hash($0, byteCount: 16) }
+        precondition(out.count == Self.byteCount, "vault header layout")
+        return out
+    }
+
+    /// Associated data for wrapping the vault key (bytes 0..<72).
+    func keyWrapAssociatedData() -> [UInt8] {
+        Array(serialized()[Self.keyWrapAssociatedDataRange])
+    }
+
+    /// Associated data for the payload (bytes 0..<15): magic, version, store, chunk size.
+    func payloadAssociatedData() -> [UInt8] {
+        Array(serialized()[Self.payloadAssociatedDataRange])
+    }
+
+    /// Parses and checks a header at the start of `file`, in the order that
+    /// names the most precise cause: magic, version, length, checksum, store,
+    /// KDF id, limits (ceilings enforced here, before any key derivation),
+    /// chunk size, then the file length the header announces.
+    /// - Throws: `VaultError` `.notAVault`, `.unsupportedVersion`, `.truncated`,
+    ///   `.damaged`, `.kdfLimitsTooHigh`.
+    static func parse(_ file: UnsafeRawBufferPointer, expected store: Store, path: String) throws -> VaultHeader {
+        let prefix = min(file.count, magic.count)
+        guard file.prefix(prefix).elementsEqual(magic.prefix(prefix)) else {
+            throw VaultError(.notAVault, file: path, reason: "is not a keyshelf vault (unknown file signature)")
+        }
+        guard file.count >= 10 else {
+            throw VaultError(.truncated, file: path, reason: "is truncated (\(file.count) bytes, the header alone needs \(byteCount)); restore it from backups/ or your sync copy")
+        }
+        let version = file.loadLittleEndian(UInt16.self, at: 8)
+        guard version == formatVersion else {
+            throw VaultError(.unsupportedVersion, file: path, reason: "has vault format version \(version); this keyshelf reads version \(formatVersion) only")
+        }
+        guard file.count >= byteCount else {
+            throw VaultError(.truncated, file: path, reason: "is truncated (\(file.count) bytes, the header alone needs \(byteCount)); restore it from backups/ or your sync copy")
+        }
+        let sum = GenericHash.hash(UnsafeRawBufferPointer(rebasing: file[0..<checksumRange.lowerBound]), byteCount: 16)
+        guard file[checksumRange].elementsEqual(sum) else {
+            throw VaultError(.damaged, file: path, reason: "is damaged (header checksum mismatch); restore it from backups/ or your sync copy")
+        }
+        guard let fileStore = Store(headerByte: file[10]), fileStore == store else {
+            throw VaultError(.damaged, file: path, reason: "holds another store than its name says (was a vault file renamed?)")
+        }
+        guard file[15] == kdfArgon2id13 else {
+            throw VaultError(.unsupportedVersion, file: path, reason: "uses key derivation \(file[15]); this keyshelf knows Argon2id (1) only")
+        }
+        let limits = PasswordHashLimits(
+            opslimit: file.loadLittleEndian(UInt64.self, at: 16),
+            memlimitBytes: file.loadLittleEndian(UInt64.self, at: 24))
+        try checkCeilings(limits, path: path)
+        guard limits.opslimit >= PasswordHashLimits.minimum.opslimit,
+              limits.memlimitBytes >= PasswordHashLimits.minimum.memlimitBytes else {
+            throw VaultError(.damaged, file: path, reason: "asks for Argon2id limits below the minimum (\(limits))")
+        }
+        let chunk = file.loadLittleEndian(UInt32.self, at: 11)
+        guard chunk > 0, chunk <= maximumChunkByteCount else {
+            throw VaultError(.damaged, file: path, reason: "has an invalid payload chunk size (\(chunk) bytes)")
+        }
+        let payload = file.loadLittleEndian(UInt64.self, at: 120)
+        let available = UInt64(file.count - byteCount)
+        guard payload <= available else {
+            throw VaultError(.truncated, file: path, reason: "is truncated (\(file.count) bytes, its header announces \(UInt64(byteCount) + payload)); restore it from backups/ or your sync copy")
+        }
+        guard payload == available else {
+            throw VaultError(.damaged, file: path, reason: "has \(available - payload) unexpected bytes after its end")
+        }
+        return VaultHeader(
+            store: fileStore, chunkByteCount: chunk, limits: limits,
+            salt: Array(file[32..<48]), nonce: Array(file[48..<72]),
+            wrappedKey: Array(file[wrappedKeyRange]), payloadByteCount: payload)
+    }
+
+    /// Refuses limits above `VaultDirectory.maximumLimits` without running Argon2id.
+    static func checkCeilings(_ limits: PasswordHashLimits, path: String) throws {
+        let ceiling = VaultDirectory.maximumLimits
+        guard limits.opslimit <= ceiling.opslimit, limits.memlimitBytes <= ceiling.memlimitBytes else {
+            throw VaultError(.kdfLimitsTooHigh, file: path, reason: "asks for Argon2id limits (\(limits)) above the ceiling (\(ceiling)); refused without trying")
+        }
+    }
+}
+
+extension Store {
+    var headerByte: UInt8 {
+        switch self {
+        case .local: 1
+        case .shared: 2
+        }
+    }
+
+    init?(headerByte: UInt8) {
+        switch headerByte {
+        case 1: self = .local
+        case 2: self = .shared
+        default: return nil
+        }
+    }
+
+    /// The file name in the vault directory (DESIGN §6).
+    var fileName: String { "\(rawValue).vault" }
+}
+
+extension Array where Element == UInt8 {
+    mutating func appendLittleEndian<T: FixedWidthInteger>(_ value: T) {
+        Swift.withUnsafeBytes(of: value.littleEndian) { append(contentsOf: $0) }
+    }
+}
+
+extension UnsafeRawBufferPointer {
+    func loadLittleEndian<T: FixedWidthInteger>(_ type: T.Type, at offset: Int) -> T {
+        T(littleEndian: loadUnaligned(fromByteOffset: offset, as: T.self))
+    }
+}

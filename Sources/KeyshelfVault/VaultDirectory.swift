@@ -1,0 +1,109 @@
+import Foundation
+import KeyshelfCrypto
+
+/// The directory holding `local.vault`, `shared.vault`, the lock file
+/// `keyshelf.lock` and `backups/` (DESIGN §6, docs/vault-format.md).
+public struct VaultDirectory: Sendable {
+    /// The directory's location.
+    public let url: URL
+
+    /// The highest Argon2id limits a vault may ask for: 16 passes, 2 GiB.
+    /// Headers above are refused before any key derivation runs; `create`
+    /// and `changePassword` refuse them too.
+    public static let maximumLimits = PasswordHashLimits(opslimit: 16, memlimitBytes: 2 << 30)
+
+    public init(url: URL) {
+        self.url = url
+    }
+
+    /// The vault directory to use (DESIGN §8): `--vault DIR`, else
+    /// `$KEYSHELF_VAULT`, else `$XDG_DATA_HOME/keyshelf`, else
+    /// `~/.local/share/keyshelf`. Empty values count as unset.
+    public static func resolve(option: String?, environment: [String: String]) -> VaultDirectory {
+        func nonEmpty(_ s: String?) -> String? { s.flatMap { $0.isEmpty ? nil : $0 } }
+        if let dir = nonEmpty(option) ?? nonEmpty(environment["KEYSHELF_VAULT"]) {
+            return VaultDirectory(url: URL(fileURLWithPath: dir, isDirectory: true))
+        }
+        if let data = nonEmpty(environment["XDG_DATA_HOME"]) {
+            return VaultDirectory(url: URL(fileURLWithPath: data, isDirectory: true).appendingPathComponent("keyshelf", isDirectory: true))
+        }
+        let home = nonEmpty(environment["HOME"]).map { URL(fileURLWithPath: $0, isDirectory: true) }
+            ?? FileManager.default.homeDirectoryForCurrentUser
+        return VaultDirectory(url: home.appendingPathComponent(".local/share/keyshelf", isDirectory: true))
+    }
+
+    /// True when `local.vault` is present.
+    public var exists: Bool {
+        FileManager.default.fileExists(atPath: path(of: .local))
+    }
+
+    var path: String { url.path }
+
+    /// The path of `store`'s vault file.
+    func path(of store: Store) -> String { path + "/" + store.fileName }
+
+    /// Creates the vault: the directory (mode 0700) and both files (mode 0600),
+    /// empty, sealed under `password` with one salt and `limits` (one Argon2id
+    /// run unlocks both). When only `shared.vault` is present (a synced copy
+    /// on a new machine), it is adopted: `password` must open it, its salt and
+    /// limits are kept (`limits` is ignored) and only `local.vault` is written.
+    /// - Throws: `VaultError` `.alreadyExists` when `local.vault` is present,
+    ///   `.kdfLimitsTooHigh` for limits above `maximumLimits`, the open errors
+    ///   of `unlock` for an adopted `shared.vault`, `.io`.
+    public func create(password: Secret, limits: PasswordHashLimits) throws -> VaultSession {
+        try VaultHeader.checkCeilings(limits, path: path)
+        try FileSystem.makeDirectory(path)
+        return try LockFile.withExclusiveLock(directory: path) {
+            guard !exists else {
+                throw VaultError(.alreadyExists, file: path(of: .local), reason: "a vault already exists here; use it, or choose another directory with --vault")
+            }
+            var shared: VaultSession.FileState
+            let localKey = Random.secureBytes(VaultHeader.vaultKeyByteCount)
+            if let file = try FileSystem.read(path(of: .shared)) {
+                shared = try VaultSession.openFile(file, store: .shared, password: password, reusing: nil, path: path(of: .shared))
+            } else {
+                let salt = Random.bytes(PasswordHash.saltByteCount)
+                let passwordKey = try VaultFile.deriveKey(password: password, salt: salt, limits: limits, path: path)
+                let sharedKey = Random.secureBytes(VaultHeader.vaultKeyByteCount)
+                let header = try VaultFile.makeHeader(store: .shared, limits: limits, salt: salt, vaultKey: sharedKey, passwordKey: passwordKey)
+                shared = VaultSession.FileState(header: header, passwordKey: passwordKey, vaultKey: sharedKey, identity: nil, items: [])
+                try VaultSession.save([], store: .shared, file: &shared, directory: path)
+            }
+            let localHeader = try VaultFile.makeHeader(
+                store: .local, limits: shared.header.limits, salt: shared.header.salt, vaultKey: localKey, passwordKey: shared.passwordKey)
+            var local = VaultSession.FileState(header: localHeader, passwordKey: shared.passwordKey, vaultKey: localKey, identity: nil, items: [])
+            try VaultSession.save([], store: .local, file: &local, directory: path)
+            return VaultSession(directory: self, local: local, shared: shared)
+        }
+    }
+
+    /// Opens the vault with `password`: checks both headers (ceilings
+    /// included) before running Argon2id once, unwraps both vault keys, and
+    /// authenticates each whole payload before decoding it. Never writes.
+    /// A `shared.vault` sealed with another salt (a copy from another machine)
+    /// costs a second Argon2id run; a missing one opens empty.
+    /// - Throws: `VaultError` `.noVault`, `.wrongPassword`, `.notAVault`,
+    ///   `.unsupportedVersion`, `.damaged`, `.truncated`, `.kdfLimitsTooHigh`, `.io`;
+    ///   `file` names the vault file concerned.
+    public func unlock(password: Secret) throws -> VaultSession {
+        guard let localFile = try FileSystem.read(path(of: .local)) else {
+            throw VaultError(.noVault, file: path(of: .local), reason: "no vault here; create one with `keyshelf init`")
+        }
+        let sharedFile = try FileSystem.read(path(of: .shared))
+        // Every header is checked before any Argon2id run.
+        _ = try localFile.bytes.withUnsafeBytes { try VaultHeader.parse($0, expected: .local, path: path(of: .local)) }
+        if let sharedFile {
+            _ = try sharedFile.bytes.withUnsafeBytes { try VaultHeader.parse($0, expected: .shared, path: path(of: .shared)) }
+        }
+        let local = try VaultSession.openFile(localFile, store: .local, password: password, reusing: nil, path: path(of: .local))
+        let shared: VaultSession.FileState
+        if let sharedFile {
+            shared = try VaultSession.openFile(sharedFile, store: .shared, password: password, reusing: local, path: path(of: .shared))
+        } else {
+            let key = Random.secureBytes(VaultHeader.vaultKeyByteCount)
+            let header = try VaultFile.makeHeader(store: .shared, limits: local.header.limits, salt: local.header.salt, vaultKey: key, passwordKey: local.passwordKey)
+            shared = VaultSession.FileState(header: header, passwordKey: local.passwordKey, vaultKey: key, identity: nil, items: [])
+        }
+        return VaultSession(directory: self, local: local, shared: shared)
+    }
+}

@@ -1,0 +1,216 @@
+import Foundation
+import KeyshelfCrypto
+
+/// An unlocked vault: the unwrapped keys of both files and their last-read items.
+///
+/// Reads (`contents`) re-read a file only when it changed on disk; writes
+/// (`modify`, `changePassword`) hold the directory's `flock`, so two
+/// processes never lose each other's changes. Thread-safe. After `lock()`
+/// the keys are wiped and every call throws `VaultError.locked`.
+public final class VaultSession: @unchecked Sendable {
+    /// The directory this session reads and writes.
+    public let directory: VaultDirectory
+
+    /// One vault file as known to this session.
+    struct FileState {
+        /// The last header read or written (a template when the file is absent).
+        var header: VaultHeader
+        /// Argon2id output that unwraps `header.wrappedKey`.
+        var passwordKey: SecureBytes
+        var vaultKey: SecureBytes
+        /// The version on disk that `items` came from; nil when there is no file.
+        var identity: FileIdentity?
+        var items: [Item]
+    }
+
+    private struct State {
+        var local: FileState
+        var shared: FileState
+
+        subscript(store: Store) -> FileState {
+            get { store == .local ? local : shared }
+            set { if store == .local { local = newValue } else { shared = newValue } }
+        }
+    }
+
+    private let mutex = NSLock()
+    private var state: State?
+
+    init(directory: VaultDirectory, local: FileState, shared: FileState) {
+        self.directory = directory
+        self.state = State(local: local, shared: shared)
+    }
+
+    /// The Argon2id limits of the master password (from `local.vault`'s header).
+    public var limits: PasswordHashLimits {
+        mutex.withLock { state?.local.header.limits ?? .minimum }
+    }
+
+    /// The items of both files. A file is re-read (and re-authenticated) only
+    /// when it changed on disk since this session last read or wrote it.
+    /// - Throws: `VaultError` `.locked`, `.changedOnDisk` (re-sealed under
+    ///   another password), the open errors of `VaultDirectory.unlock`.
+    public func contents() throws -> VaultContents {
+        try mutex.withLock {
+            guard var state else { throw lockedError }
+            defer { self.state = state }
+            try refresh(.local, &state)
+            try refresh(.shared, &state)
+            return VaultContents(local: state.local.items, shared: state.shared.items)
+        }
+    }
+
+    /// A locked read-modify-write: takes the exclusive `flock`, re-reads what
+    /// changed on disk, runs `body` on the current contents, then saves
+    /// atomically only the files whose items changed. When `body` throws,
+    /// nothing is written.
+    /// - Throws: whatever `body` throws; `VaultError.io` when `body` put a
+    ///   `…ThisDeviceOnly` item into `shared` (DESIGN §2: it never leaves this
+    ///   device); `.changedOnDisk` when a file was replaced outside the lock
+    ///   meanwhile; `.locked`; `.io`.
+    @discardableResult
+    public func modify<T>(_ body: (inout VaultContents) throws -> T) throws -> T {
+        try mutex.withLock {
+            guard var state else { throw lockedError }
+            defer { self.state = state }
+            return try LockFile.withExclusiveLock(directory: directory.path) {
+                try refresh(.local, &state)
+                try refresh(.shared, &state)
+                var contents = VaultContents(local: state.local.items, shared: state.shared.items)
+                let result = try body(&contents)
+                if let item = contents.shared.first(where: { $0.accessible.isThisDeviceOnly }) {
+                    throw VaultError(.io, file: directory.path(of: .shared), reason: "refused to save: the item for \(item.server.isEmpty ? item.service : item.server) (account \(item.account)) is \(item.accessible) and must stay in the local store; nothing was written")
+                }
+                for store in [Store.shared, .local] where contents[store] != state[store].items {
+                    try Self.save(contents[store], store: store, file: &state[store], directory: directory.path)
+                }
+                return result
+            }
+        }
+    }
+
+    /// Changes the master password: one new salt, one Argon2id run, both
+    /// vault keys re-wrapped. Only the 144-byte headers are rewritten; the
+    /// encrypted payloads are copied unchanged (docs/vault-format.md).
+    /// - Parameter limits: new Argon2id limits, or nil to keep the current ones.
+    /// - Throws: `VaultError` `.kdfLimitsTooHigh`, `.changedOnDisk`, `.locked`, `.io`.
+    public func changePassword(to newPassword: Secret, limits: PasswordHashLimits?) throws {
+        try mutex.withLock {
+            guard var state else { throw lockedError }
+            defer { self.state = state }
+            let newLimits = limits ?? state.local.header.limits
+            try VaultHeader.checkCeilings(newLimits, path: directory.path)
+            try LockFile.withExclusiveLock(directory: directory.path) {
+                try refresh(.local, &state)
+                try refresh(.shared, &state)
+                let salt = Random.bytes(PasswordHash.saltByteCount)
+                let passwordKey = try VaultFile.deriveKey(password: newPassword, salt: salt, limits: newLimits, path: directory.path)
+                // shared first: `exists` (local.vault) then never runs ahead of it.
+                for store in [Store.shared, .local] {
+                    var file = state[store]
+                    let header = try VaultFile.makeHeader(
+                        store: store, limits: newLimits, salt: salt, vaultKey: file.vaultKey, passwordKey: passwordKey,
+                        chunkByteCount: file.header.chunkByteCount, payloadByteCount: file.header.payloadByteCount)
+                    if let identity = file.identity {
+                        let path = directory.path(of: store)
+                        guard let current = try FileSystem.read(path), current.identity == identity else {
+                            throw VaultError(.changedOnDisk, file: path, reason: "changed on disk while the password was being changed; try again")
+                        }
+                        file.identity = try AtomicFile.replace(
+                            directory: directory.path, name: store.fileName, header: header.serialized(),
+                            payload: Array(current.bytes[VaultHeader.byteCount...]), expected: identity)
+                    }
+                    file.header = header
+                    file.passwordKey = passwordKey
+                    state[store] = file
+                }
+            }
+        }
+    }
+
+    /// Whether `password` is the master password, for re-asking it before
+    /// releasing a `userPresence` item (DESIGN §7). Runs Argon2id once and
+    /// compares the derived key in constant time. False when locked.
+    public func verifyPassword(_ password: Secret) -> Bool {
+        mutex.withLock {
+            guard let state else { return false }
+            let header = state.local.header
+            guard let key = try? VaultFile.deriveKey(password: password, salt: header.salt, limits: header.limits, path: directory.path) else {
+                return false
+            }
+            return key == state.local.passwordKey
+        }
+    }
+
+    /// Wipes the keys and forgets the items; later calls throw `VaultError.locked`.
+    public func lock() {
+        mutex.withLock {
+            guard let state else { return }
+            for file in [state.local, state.shared] {
+                file.passwordKey.wipe()
+                file.vaultKey.wipe()
+            }
+            self.state = nil
+        }
+    }
+
+    private var lockedError: VaultError {
+        VaultError(.locked, file: directory.path, reason: "the vault is locked; unlock it again")
+    }
+
+    // MARK: Reading and writing files
+
+    /// Re-reads `store`'s file when its identity on disk differs from the one last seen.
+    private func refresh(_ store: Store, _ state: inout State) throws {
+        let path = directory.path(of: store)
+        let identity = try FileSystem.identity(of: path)
+        guard identity != state[store].identity else { return }
+        guard let file = try FileSystem.read(path) else {
+            guard store == .shared else {
+                throw VaultError(.noVault, file: path, reason: "was removed while the vault was open")
+            }
+            state.shared.identity = nil
+            state.shared.items = []
+            return
+        }
+        state[store] = try Self.openFile(file, store: store, password: nil, reusing: state[store], path: path)
+    }
+
+    /// Checks, unwraps and decodes one file read from disk.
+    /// - Parameters:
+    ///   - password: used when no key of `reusing` fits the file's salt and limits.
+    ///   - reusing: a state whose password key (and vault key, for the same
+    ///     wrapped key) can be reused without running Argon2id again.
+    static func openFile(
+        _ file: (bytes: [UInt8], identity: FileIdentity), store: Store, password: Secret?, reusing known: FileState?, path: String
+    ) throws -> FileState {
+        let header = try file.bytes.withUnsafeBytes { try VaultHeader.parse($0, expected: store, path: path) }
+        let passwordKey: SecureBytes
+        let vaultKey: SecureBytes
+        if let known, known.header.sharesKeyDerivation(with: header) {
+            passwordKey = known.passwordKey
+            if known.header.store == store, known.header.nonce == header.nonce, known.header.wrappedKey == header.wrappedKey {
+                vaultKey = known.vaultKey
+            } else {
+                vaultKey = try VaultFile.unwrapKey(header: header, passwordKey: passwordKey, path: path)
+            }
+        } else if let password {
+            passwordKey = try VaultFile.deriveKey(password: password, salt: header.salt, limits: header.limits, path: path)
+            vaultKey = try VaultFile.unwrapKey(header: header, passwordKey: passwordKey, path: path)
+        } else {
+            throw VaultError(.changedOnDisk, file: path, reason: "was re-sealed with another master password or key parameters since it was opened; lock and unlock again")
+        }
+        let items = try VaultFile.openPayload(file.bytes, header: header, vaultKey: vaultKey, path: path)
+        return FileState(header: header, passwordKey: passwordKey, vaultKey: vaultKey, identity: file.identity, items: items)
+    }
+
+    /// Seals `items` and replaces `store`'s file atomically, refusing when it changed since `file.identity`.
+    static func save(_ items: [Item], store: Store, file: inout FileState, directory: String) throws {
+        let sealed = try VaultFile.seal(items, header: file.header, vaultKey: file.vaultKey)
+        file.identity = try AtomicFile.replace(
+            directory: directory, name: store.fileName, header: sealed.header.serialized(),
+            payload: sealed.payload, expected: file.identity)
+        file.header = sealed.header
+        file.items = items
+    }
+}
