@@ -112,6 +112,8 @@ public final class ShelfApp {
             guard let key = nextKey() else { continue }
             if key == .closed { return .quit }
             handle(key)
+            // A modal that saw the input end asked to quit: keep its last frame on screen.
+            if quitRequested { return .quit }
             draw()
         }
     }

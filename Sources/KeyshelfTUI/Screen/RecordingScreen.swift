@@ -11,8 +11,8 @@ public final class RecordingScreen: Screen {
 
     public private(set) var size: Size
     public private(set) var cells: [[Cell]]
-    /// Keys `readKey` returns, first to last; then it returns `.closed`.
-    public var pendingKeys: [Key] = []
+    /// Keys `readKey` returns, first to last (nil acts as a timeout); then it returns `.closed`.
+    public var pendingKeys: [Key?] = []
     /// Number of `refresh` calls (frames shown).
     public private(set) var refreshCount = 0
     public private(set) var cursor: (row: Int, column: Int)?
@@ -60,7 +60,7 @@ public final class RecordingScreen: Screen {
     }
 
     public func readKey(timeout: Double) -> Key? {
-        pendingKeys.isEmpty ? .closed : pendingKeys.removeFirst()
+        pendingKeys.isEmpty ? Key.closed : pendingKeys.removeFirst()
     }
 
     /// The text of each row, trailing spaces removed.
