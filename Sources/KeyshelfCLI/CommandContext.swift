@@ -1,0 +1,27 @@
+/// What a running command may touch: the environment, standard output and
+/// error, and the controlling terminal (opened on first use).
+final class CommandContext {
+    let environment: [String: String]
+    let standardOutput = FileOutput.standardOutput
+    let standardError = FileOutput.standardError
+    private var terminalOpened = false
+    private var openedTerminal: Terminal?
+
+    init(environment: [String: String]) {
+        self.environment = environment
+    }
+
+    /// `/dev/tty`, or nil when the process has none.
+    func terminal() -> Terminal? {
+        if !terminalOpened {
+            terminalOpened = true
+            openedTerminal = Terminal.open()
+        }
+        return openedTerminal
+    }
+
+    /// Writes a note for the user on standard error, made inert.
+    func note(_ text: String) {
+        standardError.write("keyshelf: " + InertText.make(text) + "\n")
+    }
+}

@@ -1,0 +1,105 @@
+/// The `keyshelf` command line (DESIGN §8): finds the subcommand, parses its
+/// arguments, runs it, and turns every error into a message on standard
+/// error and a documented exit code.
+public enum CommandLineInterface {
+    /// The version `keyshelf --version` prints.
+    public static let version = "0.1.0"
+
+    /// Every subcommand, one line each; `keyshelf --help` lists them in this order.
+    static let commands: [any Command.Type] = [
+        InitCommand.self,
+        GenerateCommand.self,
+        AddCommand.self,
+        GetCommand.self,
+        ListCommand.self,
+        SearchCommand.self,
+        RmCommand.self,
+        LoginCommand.self,
+        PasswdCommand.self,
+        CredentialCommand.self,
+        DemoCommand.self,
+    ]
+
+    /// Runs `keyshelf` with `arguments` (without the program name).
+    /// - Returns: the process exit code.
+    public static func run(arguments: [String], environment: [String: String]) -> Int32 {
+        let context = CommandContext(environment: environment)
+        let first = arguments.first
+        switch first {
+        case "--help", "-h", "help":
+            context.standardOutput.write(overview())
+            return ExitCode.success.rawValue
+        case "--version":
+            context.standardOutput.write("keyshelf \(version)\n")
+            return ExitCode.success.rawValue
+        default:
+            break
+        }
+        let command: any Command.Type
+        let rest: [String]
+        if let first, !first.hasPrefix("-") {
+            guard let found = commands.first(where: { $0.spec.name == first }) else {
+                return ErrorReport.report(UsageError("unknown command '\(first)'; run 'keyshelf --help' for the list"), context: context)
+            }
+            command = found
+            rest = Array(arguments.dropFirst())
+        } else {
+            // No command word: the TUI, which also takes --vault, --password-fd, --theme.
+            command = TUICommand.self
+            rest = arguments
+        }
+        return execute(command, arguments: rest, context: context)
+    }
+
+    private static func execute(_ command: any Command.Type, arguments: [String], context: CommandContext) -> Int32 {
+        do {
+            let parsed = try ArgumentParser.parse(arguments, spec: command.spec)
+            if parsed.helpRequested {
+                context.standardOutput.write(Help.text(command.spec))
+                return ExitCode.success.rawValue
+            }
+            return try command.init(parsed).run(context).rawValue
+        } catch var error as UsageError {
+            if error.command == nil { error.command = command.spec.name }
+            return ErrorReport.report(error, context: context)
+        } catch {
+            return ErrorReport.report(error, context: context)
+        }
+    }
+
+    /// The text of `keyshelf --help`.
+    static func overview() -> String {
+        var lines = [
+            "keyshelf \(version): a password manager for the terminal",
+            "",
+            "usage: keyshelf [--vault DIR] [--password-fd N] [--theme NAME]   open the terminal UI",
+            "       keyshelf COMMAND [options]",
+            "",
+            "commands:",
+        ]
+        for command in commands {
+            let name = command.spec.name
+            lines.append("  " + name + String(repeating: " ", count: max(2, 12 - name.count)) + command.spec.summary)
+        }
+        lines += [
+            "",
+            "Run 'keyshelf COMMAND --help' for a command's options.",
+            "",
+            "master password: the terminal; for scripts --password-fd N or $KEYSHELF_PASSWORD_FILE",
+            "vault directory: --vault DIR, else $KEYSHELF_VAULT, else $XDG_DATA_HOME/keyshelf",
+            "",
+            ExitCodes.text,
+        ]
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+/// The exit-code table printed by `--help` (DESIGN §8).
+enum ExitCodes {
+    static let text = """
+        exit codes: 0 success · 1 other error · 2 usage · 3 not found (errSecItemNotFound)
+                    4 canceled or consent declined (errSecUserCanceled)
+                    5 wrong master password (errSecAuthFailed) · 6 duplicate (errSecDuplicateItem)
+                    7 vault damaged, truncated or of an unsupported version
+        """
+}

@@ -1,0 +1,82 @@
+import KeyshelfCredentials
+import KeyshelfCrypto
+import KeyshelfVault
+
+/// `keyshelf add SERVER ACCOUNT [--generate | --password-stdin] [--local] [--yes]`.
+struct AddCommand: Command {
+    static let spec = CommandSpec(
+        name: "add", summary: "save a password (shared credentials unless --local)",
+        positionals: [
+            .init(name: "SERVER", help: "host name, host:port or URL"),
+            .init(name: "ACCOUNT", help: "the user name"),
+        ],
+        options: [
+            .flag("--generate", "-g", help: "generate the password and print it"),
+            .flag("--password-stdin", help: "read the password from the first line of standard input"),
+        ],
+        shared: [.localOnly, .yes, .vault, .passwordFD],
+        discussion: """
+            Without --generate or --password-stdin the password is asked on the terminal.
+            Replacing a saved password asks for consent (Update Saved Password?).
+            """)
+
+    var server: String
+    var account: String
+    var generate: Bool
+    var passwordFromStdin: Bool
+    var options: SharedOptions
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        server = arguments.positionals[0]
+        account = arguments.positionals[1]
+        generate = arguments.has("--generate")
+        passwordFromStdin = arguments.has("--password-stdin")
+        options = try SharedOptions(arguments)
+        if generate && passwordFromStdin {
+            throw UsageError("--generate and --password-stdin exclude each other")
+        }
+    }
+
+    func run(_ context: CommandContext) throws -> ExitCode {
+        let serverName = try ServerArgument.parse(server)
+        let account = try ServerArgument.account(account)
+        let directory = try VaultAccess.existingDirectory(options, context)
+        // The master password comes first: with --password-fd 0 it is the
+        // first line of standard input and the item password the second.
+        let master = try VaultAccess.masterPassword(options, context)
+        let password = try itemPassword(context)
+        let session = try directory.unlock(password: master)
+        defer { session.lock() }
+        let store: Store = options.scope == .local ? .local : .shared
+        let outcome = try VaultAccess.shelf(session, yes: options.yes, context)
+            .add(server: serverName, account: account, password: password, to: store)
+        if generate { RecordOutput.printPassword(password, context) }
+        let what = "the password for \"\(account)\" on \(serverName.display)"
+        switch outcome {
+        case .added: context.note("saved \(what) in \(RecordOutput.name(of: store))")
+        case .updated: context.note("updated \(what) in \(RecordOutput.name(of: store))")
+        case .unchanged: context.note("\(what) was already saved in \(RecordOutput.name(of: store))")
+        case .deleted: context.note("deleted \(what)")
+        }
+        return .success
+    }
+
+    /// The new item password: generated, the first line of standard input, or typed twice on the terminal.
+    private func itemPassword(_ context: CommandContext) throws -> Secret {
+        if generate { return PasswordGenerator.generate() }
+        if passwordFromStdin {
+            guard let password = try LineReader.readLine(fd: 0, source: "standard input") else {
+                throw CLIError(.usage, "--password-stdin: standard input is empty or closed; nothing was saved")
+            }
+            guard password.byteCount > 0 else {
+                throw CLIError(.usage, "--password-stdin: the password is empty; nothing was saved")
+            }
+            return password
+        }
+        guard context.terminal() != nil else {
+            throw CLIError(.usage, "no password given and no terminal to ask: use --generate or --password-stdin")
+        }
+        return try PasswordInput.read(from: .terminal, terminal: context.terminal, prompt: "Password for \(InertText.make(account)): ",
+                                      confirmPrompt: "Repeat the password: ", allowEmpty: false)
+    }
+}

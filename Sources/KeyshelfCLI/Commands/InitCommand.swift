@@ -1,0 +1,44 @@
+import KeyshelfVault
+
+/// `keyshelf init [--kdf interactive|moderate|sensitive]`: creates the vault.
+struct InitCommand: Command {
+    static let spec = CommandSpec(
+        name: "init", summary: "create the vault (asks for a new master password twice)",
+        options: [
+            .value("--kdf", valueName: "LEVEL", help: "Argon2id cost: interactive, moderate (default) or sensitive"),
+        ],
+        shared: [.vault, .passwordFD],
+        discussion: """
+            The vault directory must not hold a vault yet. For tests and scripted
+            demos, $KEYSHELF_TEST_KDF=minimum (or --kdf minimum) uses Argon2id's
+            smallest limits: fast, and unsafe for real secrets.
+            """)
+
+    var options: SharedOptions
+    var kdf: KDFLevel?
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        options = try SharedOptions(arguments)
+        if let text = arguments.value("--kdf") {
+            guard let level = KDFLevel(rawValue: text) else {
+                throw UsageError("--kdf expects interactive, moderate or sensitive, not '\(text)'")
+            }
+            kdf = level
+        }
+    }
+
+    func run(_ context: CommandContext) throws -> ExitCode {
+        let directory = VaultAccess.directory(options, context)
+        if directory.exists {
+            throw VaultError(.alreadyExists, file: directory.url.path, reason: "a vault already exists here; use it, or choose another directory with --vault")
+        }
+        let level = KDFLevel.resolve(kdf, environment: context.environment)
+        let password = try PasswordInput.read(
+            from: VaultAccess.passwordSource(options, context), terminal: context.terminal,
+            prompt: "New master password: ", confirmPrompt: "Repeat the master password: ", allowEmpty: false)
+        let session = try directory.create(password: password, limits: level.limits)
+        session.lock()
+        context.note("created the vault in \(directory.url.path) (Argon2id \(level.rawValue))")
+        return .success
+    }
+}

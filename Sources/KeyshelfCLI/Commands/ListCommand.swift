@@ -1,0 +1,36 @@
+import KeyshelfCredentials
+import KeyshelfVault
+
+/// `keyshelf list [SERVER] [--local | --shared] [--json]`: servers and
+/// accounts, never passwords.
+struct ListCommand: Command {
+    static let spec = CommandSpec(
+        name: "list", summary: "list servers and accounts (no secrets)",
+        positionals: [.init(name: "SERVER", optional: true, help: "only this server")],
+        shared: [.scope, .json, .vault, .passwordFD])
+
+    var server: String?
+    var options: SharedOptions
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        server = arguments.positionals.first
+        options = try SharedOptions(arguments)
+    }
+
+    func run(_ context: CommandContext) throws -> ExitCode {
+        let serverName = try server.map(ServerArgument.parse)
+        let session = try VaultAccess.unlock(options, context)
+        defer { session.lock() }
+        let shelf = try VaultAccess.shelf(session, yes: false, context)
+        let entries = serverName.map { shelf.accounts(of: $0, in: options.scope) } ?? shelf.entries(in: options.scope)
+        if options.json {
+            RecordOutput.printJSON(entries.map(\.record), context)
+        } else {
+            RecordOutput.printLines(entries, context)
+        }
+        if let serverName, entries.isEmpty {
+            throw KeychainError(.itemNotFound, "no saved password for \(serverName.display)")
+        }
+        return .success
+    }
+}

@@ -1,0 +1,62 @@
+import KeyshelfCredentials
+import KeyshelfVault
+
+/// `keyshelf login SERVER [ACCOUNT] [--check CMD] [--json] [--yes]`: the
+/// login flow of DESIGN §4.
+struct LoginCommand: Command {
+    static let spec = CommandSpec(
+        name: "login", summary: "run the login flow: local store, shared credentials, prompt, check, save",
+        positionals: [
+            .init(name: "SERVER", help: "host name, host:port or URL"),
+            .init(name: "ACCOUNT", optional: true, help: "the user name, if known"),
+        ],
+        options: [
+            .value("--check", valueName: "CMD",
+                   help: "shell command that gets 'account\\npassword\\n' on stdin; exit 0 accepts"),
+        ],
+        shared: [.json, .yes, .vault, .passwordFD],
+        discussion: """
+            Prints the credential that was accepted (account and password; --json for all fields)
+            and saves it to both stores.
+            """)
+
+    var server: String
+    var account: String?
+    var check: String?
+    var options: SharedOptions
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        server = arguments.positionals[0]
+        account = arguments.positionals.count > 1 ? arguments.positionals[1] : nil
+        check = arguments.value("--check")
+        options = try SharedOptions(arguments)
+    }
+
+    func run(_ context: CommandContext) throws -> ExitCode {
+        let serverName = try ServerArgument.parse(server)
+        if let account { _ = try ServerArgument.account(account) }
+        let session = try VaultAccess.unlock(options, context)
+        defer { session.lock() }
+        let prompt: any LoginPrompt = context.terminal().map(TerminalLoginPrompt.init) ?? NoLoginPrompt()
+        let result = try VaultAccess.shelf(session, yes: options.yes, context)
+            .login(server: serverName, account: account, prompt: prompt, check: check.map(CommandCheck.init))
+        guard let password = result.record.password else {
+            throw CLIError(.failure, "the login flow returned no password")
+        }
+        if options.json {
+            RecordOutput.printJSON(result.record, context)
+        } else {
+            RecordOutput.printPassword(password, context)
+        }
+        let source = switch result.source {
+        case .local: "the local store"
+        case .shared: "the shared credentials"
+        case .prompt: "the prompt"
+        }
+        context.note("using \"\(result.record.account)\" on \(serverName.display) from \(source)")
+        if let saved = result.saved, saved.declined {
+            context.note("the saved password was not replaced everywhere: the update was declined")
+        }
+        return .success
+    }
+}

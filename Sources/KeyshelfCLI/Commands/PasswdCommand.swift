@@ -1,0 +1,33 @@
+import KeyshelfVault
+
+/// `keyshelf passwd`: changes the master password (re-wraps the vault key only).
+struct PasswdCommand: Command {
+    static let spec = CommandSpec(
+        name: "passwd", summary: "change the master password",
+        options: [
+            .value("--new-password-fd", valueName: "N",
+                   help: "read the new master password from descriptor N (else $KEYSHELF_NEW_PASSWORD_FILE, else the terminal, twice)"),
+        ],
+        shared: [.vault, .passwordFD])
+
+    var options: SharedOptions
+    var newPasswordFD: Int32?
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        options = try SharedOptions(arguments)
+        if let text = arguments.value("--new-password-fd") {
+            newPasswordFD = Int32(try ArgumentParser.integer(text, option: "--new-password-fd", in: 0...65_535))
+        }
+    }
+
+    func run(_ context: CommandContext) throws -> ExitCode {
+        let session = try VaultAccess.unlock(options, context)
+        defer { session.lock() }
+        let newPassword = try PasswordInput.read(
+            from: .newMaster(fd: newPasswordFD, environment: context.environment), terminal: context.terminal,
+            prompt: "New master password: ", confirmPrompt: "Repeat the new master password: ", allowEmpty: false)
+        try session.changePassword(to: newPassword, limits: nil)
+        context.note("changed the master password")
+        return .success
+    }
+}

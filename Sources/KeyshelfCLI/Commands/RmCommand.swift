@@ -1,0 +1,35 @@
+import KeyshelfCredentials
+import KeyshelfVault
+
+/// `keyshelf rm SERVER ACCOUNT [--local | --shared] [--yes]`: a
+/// consent-gated delete (Delete Saved Password?).
+struct RmCommand: Command {
+    static let spec = CommandSpec(
+        name: "rm", summary: "delete a saved password (asks for consent)",
+        positionals: [
+            .init(name: "SERVER", help: "host name, host:port or URL"),
+            .init(name: "ACCOUNT", help: "the user name"),
+        ],
+        shared: [.scope, .yes, .vault, .passwordFD])
+
+    var server: String
+    var account: String
+    var options: SharedOptions
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        server = arguments.positionals[0]
+        account = arguments.positionals[1]
+        options = try SharedOptions(arguments)
+    }
+
+    func run(_ context: CommandContext) throws -> ExitCode {
+        let serverName = try ServerArgument.parse(server)
+        let account = try ServerArgument.account(account)
+        let session = try VaultAccess.unlock(options, context)
+        defer { session.lock() }
+        let count = try VaultAccess.shelf(session, yes: options.yes, context)
+            .delete(server: serverName, account: account, in: options.scope)
+        context.note("deleted the password for \"\(account)\" on \(serverName.display)" + (count > 1 ? " from both stores" : ""))
+        return .success
+    }
+}

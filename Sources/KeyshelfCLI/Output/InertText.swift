@@ -1,0 +1,22 @@
+/// Makes untrusted text safe to print on a terminal: control characters
+/// (C0, DEL, C1) and so escape sequences become visible `\u{…}` escapes.
+/// Names and notes can come from imports or other machines (DESIGN §7).
+enum InertText {
+    static func make(_ text: String) -> String {
+        var out = ""
+        out.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
+        for scalar in text.unicodeScalars {
+            if isControl(scalar) {
+                out += "\\u{" + String(scalar.value, radix: 16) + "}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+            || scalar.value == 0x2028 || scalar.value == 0x2029
+    }
+}

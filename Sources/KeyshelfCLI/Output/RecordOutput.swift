@@ -1,0 +1,59 @@
+import KeyshelfCredentials
+import KeyshelfCrypto
+import KeyshelfVault
+
+/// Prints credentials: `--json` objects with the fields of DESIGN §3 plus
+/// `store`, or tab-separated lines for people and `cut`. Names are made
+/// inert; a password is written from its `Secret` and the buffer wiped.
+enum RecordOutput {
+    /// One record as a JSON object: `server` (Unicode display host, without
+    /// the port), `account`, `password` (when present), `port` (only when
+    /// not 443), `store` ("local" / "shared").
+    static func writeJSON(_ record: CredentialRecord, to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.field("server", record.server.displayHost)
+        writer.field("account", record.account)
+        if let password = record.password { writer.field("password", secret: password) }
+        if let port = record.port { writer.field("port", port) }
+        writer.field("store", record.store.rawValue)
+        writer.endObject()
+    }
+
+    /// Prints one record as a JSON object followed by a newline.
+    static func printJSON(_ record: CredentialRecord, _ context: CommandContext) {
+        var writer = JSONWriter()
+        writeJSON(record, to: &writer)
+        var bytes = writer.bytes + [0x0A]
+        context.standardOutput.writeAndWipe(&bytes)
+    }
+
+    /// Prints records (without passwords) as one JSON array.
+    static func printJSON(_ records: [CredentialRecord], _ context: CommandContext) {
+        var writer = JSONWriter()
+        writer.beginArray()
+        for record in records { writeJSON(record, to: &writer) }
+        writer.endArray()
+        context.standardOutput.write(String(decoding: writer.bytes, as: UTF8.self) + "\n")
+    }
+
+    /// Prints entries as "server<TAB>account<TAB>store" lines; the server
+    /// carries its port when it is not the scheme's default.
+    static func printLines(_ entries: [CredentialEntry], _ context: CommandContext) {
+        var text = ""
+        for entry in entries {
+            text += InertText.make(entry.server.display) + "\t" + InertText.make(entry.account) + "\t" + entry.store.rawValue + "\n"
+        }
+        context.standardOutput.write(text)
+    }
+
+    /// Prints a password alone on a line (`get`, `login`, `add --generate`).
+    static func printPassword(_ password: Secret, _ context: CommandContext) {
+        var bytes = password.withUnsafeBytes { Array($0) } + [0x0A]
+        context.standardOutput.writeAndWipe(&bytes)
+    }
+
+    /// "the shared credentials" / "the local store", for messages.
+    static func name(of store: Store) -> String {
+        store == .local ? "the local store" : "the shared credentials"
+    }
+}

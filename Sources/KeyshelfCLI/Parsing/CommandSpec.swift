@@ -1,0 +1,60 @@
+/// What a command accepts on its command line: options, flags and
+/// positional arguments, plus the text `--help` prints.
+struct CommandSpec: Sendable {
+    /// The subcommand word, e.g. "get"; empty for the bare `keyshelf` (TUI).
+    var name: String
+    /// One line for `keyshelf --help`.
+    var summary: String
+    /// The positional arguments in order; optional ones come last.
+    var positionals: [PositionalSpec] = []
+    /// The options and flags, shared ones included.
+    var options: [OptionSpec] = []
+    /// Extra paragraphs for `--help` (rules, examples, exit codes).
+    var discussion: String = ""
+
+    init(name: String, summary: String, positionals: [PositionalSpec] = [],
+         options: [OptionSpec] = [], shared: [SharedOption] = [], discussion: String = "") {
+        self.name = name
+        self.summary = summary
+        self.positionals = positionals
+        self.options = options + shared.flatMap(\.specs)
+        self.discussion = discussion
+    }
+
+    /// The option spec named `name` (`--count` or `-n`), if any.
+    func option(named name: String) -> OptionSpec? {
+        options.first { $0.names.contains(name) }
+    }
+
+    /// "keyshelf get" (or "keyshelf" for the TUI command).
+    var invocation: String { name.isEmpty ? "keyshelf" : "keyshelf \(name)" }
+}
+
+/// One option (`--count N`) or flag (`--json`).
+struct OptionSpec: Sendable {
+    /// The spellings, long first: `["--count", "-n"]`. The first is the key in `ParsedArguments`.
+    var names: [String]
+    /// The placeholder shown in help for an option that takes a value; nil for a flag.
+    var valueName: String?
+    var help: String
+    /// Hidden options (test hooks) are accepted but not listed by `--help`.
+    var hidden: Bool = false
+
+    static func flag(_ names: String..., help: String, hidden: Bool = false) -> OptionSpec {
+        OptionSpec(names: names, valueName: nil, help: help, hidden: hidden)
+    }
+
+    static func value(_ names: String..., valueName: String, help: String, hidden: Bool = false) -> OptionSpec {
+        OptionSpec(names: names, valueName: valueName, help: help, hidden: hidden)
+    }
+
+    var key: String { names[0] }
+    var takesValue: Bool { valueName != nil }
+}
+
+/// One positional argument.
+struct PositionalSpec: Sendable {
+    var name: String
+    var optional: Bool = false
+    var help: String
+}

@@ -1,0 +1,81 @@
+import Glibc
+import KeyshelfCrypto
+
+/// Where a password comes from, in the order of DESIGN §8: a file
+/// descriptor given on the command line, a file named by an environment
+/// variable, else the controlling terminal. Never an argument.
+enum PasswordSource: Equatable, Sendable {
+    /// `--password-fd N`: the first line read from descriptor N.
+    case fileDescriptor(Int32)
+    /// `$KEYSHELF_PASSWORD_FILE`: the first line of that file.
+    case file(String)
+    /// `/dev/tty`, without echo.
+    case terminal
+
+    /// The source for the master password.
+    static func master(fd: Int32?, environment: [String: String]) -> PasswordSource {
+        if let fd { return .fileDescriptor(fd) }
+        if let path = environment["KEYSHELF_PASSWORD_FILE"], !path.isEmpty { return .file(path) }
+        return .terminal
+    }
+
+    /// The source for a new master password (`passwd`): `--new-password-fd N`,
+    /// else `$KEYSHELF_NEW_PASSWORD_FILE`, else the terminal.
+    static func newMaster(fd: Int32?, environment: [String: String]) -> PasswordSource {
+        if let fd { return .fileDescriptor(fd) }
+        if let path = environment["KEYSHELF_NEW_PASSWORD_FILE"], !path.isEmpty { return .file(path) }
+        return .terminal
+    }
+
+    /// Whether the password can be read without a person at a terminal.
+    var isScripted: Bool { self != .terminal }
+}
+
+/// Reads master passwords into secure memory.
+enum PasswordInput {
+    /// Reads a password from `source`.
+    /// - Parameters:
+    ///   - prompt: shown on the terminal, e.g. "Master password: ".
+    ///   - confirmPrompt: when set and reading from the terminal, the password
+    ///     is asked a second time and both must match (`init`, `passwd`).
+    ///   - allowEmpty: false refuses an empty line (new passwords).
+    /// - Throws: `CLIError` — usage (2) when there is no terminal and no
+    ///   scripted source, when the input is empty, or the two entries differ;
+    ///   failure (1) when the file or descriptor cannot be read.
+    static func read(from source: PasswordSource, terminal: () -> Terminal?, prompt: String,
+                     confirmPrompt: String? = nil, allowEmpty: Bool = true) throws(CLIError) -> Secret {
+        let secret: Secret?
+        let origin: String
+        switch source {
+        case .fileDescriptor(let fd):
+            origin = "file descriptor \(fd)"
+            secret = try LineReader.readLine(fd: fd, source: origin)
+        case .file(let path):
+            origin = "the file '\(path)'"
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else {
+                throw CLIError(.failure, "cannot open \(origin) (KEYSHELF_PASSWORD_FILE): \(String(cString: strerror(errno)))")
+            }
+            defer { close(fd) }
+            secret = try LineReader.readLine(fd: fd, source: origin)
+        case .terminal:
+            origin = "the terminal"
+            guard let tty = terminal() else {
+                throw CLIError(.usage, "no master password: there is no terminal to ask; pass --password-fd N or set KEYSHELF_PASSWORD_FILE")
+            }
+            secret = try tty.readSecret(prompt: prompt)
+            if let secret, let confirmPrompt {
+                guard let again = try tty.readSecret(prompt: confirmPrompt), again == secret else {
+                    throw CLIError(.usage, "the two passwords differ; nothing was changed")
+                }
+            }
+        }
+        guard let secret else {
+            throw CLIError(.usage, "no password: \(origin) gave no input")
+        }
+        if !allowEmpty && secret.byteCount == 0 {
+            throw CLIError(.usage, "the password read from \(origin) is empty")
+        }
+        return secret
+    }
+}

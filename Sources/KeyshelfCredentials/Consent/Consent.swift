@@ -1,0 +1,19 @@
+/// Asks the user for consent (DESIGN §5): answered by the TUI's dialogs, the
+/// CLI's `/dev/tty` prompt, or one of the fixed policies below.
+public protocol Consent: Sendable {
+    /// Shows `request` and waits for the answer. Must not throw: failure to ask is `.declined`.
+    func ask(_ request: ConsentRequest) -> ConsentAnswer
+}
+
+/// The non-interactive default: nobody to ask, so every request is declined
+/// (`errSecUserCanceled`, exit 4) (DESIGN §5).
+public struct DeclineAll: Consent {
+    public init() {}
+    public func ask(_ request: ConsentRequest) -> ConsentAnswer { .declined }
+}
+
+/// `--yes`: every request is approved; a `release` releases every listed account.
+public struct ApproveAll: Consent {
+    public init() {}
+    public func ask(_ request: ConsentRequest) -> ConsentAnswer { .approved }
+}

@@ -1,0 +1,63 @@
+/// A question the domain layer asks before it releases, updates or deletes a
+/// saved password (DESIGN §5). The TUI shows it as a dialog, the CLI on `/dev/tty`.
+public enum ConsentRequest: Sendable, Equatable {
+    /// Overwrite the saved password of `account` at `server`.
+    case update(server: ServerName, account: String)
+    /// Delete the saved password of `account` at `server`.
+    case delete(server: ServerName, account: String)
+    /// Release a shared password for `server`; the user picks one of `accounts` or declines.
+    case release(server: ServerName, accounts: [String])
+
+    /// "Update Saved Password?", "Delete Saved Password?" or "Use Saved Password for DOMAIN?".
+    public var title: String {
+        switch self {
+        case .update: "Update Saved Password?"
+        case .delete: "Delete Saved Password?"
+        case .release(let server, _): "Use Saved Password for \(server.display)?"
+        }
+    }
+
+    /// A sentence naming the account(s) and the domain.
+    public var message: String {
+        switch self {
+        case .update(let server, let account):
+            "Replace the saved password for \"\(account)\" on \(server.display)?"
+        case .delete(let server, let account):
+            "Remove the saved password for \"\(account)\" on \(server.display)? This cannot be undone."
+        case .release(let server, let accounts):
+            accounts.count == 1
+                ? "Allow the password for \"\(accounts[0])\" on \(server.display) to be used?"
+                : "Choose which saved account on \(server.display) to use (\(accounts.count) accounts)."
+        }
+    }
+
+    /// Button labels, the safe one first: "Not Now" · "Update", "Cancel" ·
+    /// "Delete", or "Not Now" followed by one button per account to choose.
+    public var buttons: [String] {
+        switch self {
+        case .update: ["Not Now", "Update"]
+        case .delete: ["Cancel", "Delete"]
+        case .release(_, let accounts): ["Not Now"] + accounts
+        }
+    }
+
+    /// The answer a button gives: index 0 declines; for `release` index i ≥ 1
+    /// chooses `accounts[i - 1]`; otherwise any other index approves.
+    public func answer(forButton index: Int) -> ConsentAnswer {
+        guard index > 0 else { return .declined }
+        if case .release(_, let accounts) = self, index - 1 < accounts.count {
+            return .chose(account: accounts[index - 1])
+        }
+        return .approved
+    }
+}
+
+/// The user's answer to a `ConsentRequest`.
+public enum ConsentAnswer: Sendable, Equatable {
+    /// No, Esc, `n`, or nobody to ask: the caller fails with `errSecUserCanceled`.
+    case declined
+    /// Yes (or `--yes`); for `release`, every listed account may be used.
+    case approved
+    /// For `release`: only this account may be used.
+    case chose(account: String)
+}

@@ -1,0 +1,198 @@
+import Foundation
+import KeyshelfCrypto
+import KeyshelfVault
+
+/// A Keychain query: a set of attributes an item must all have (DESIGN §2,
+/// the dictionary passed to `SecItemCopyMatching` / `SecItemUpdate` /
+/// `SecItemDelete`). A nil attribute matches anything; tombstones never match.
+public struct ItemQuery: Sendable, Equatable {
+    /// `kSecClass`.
+    public var itemClass: ItemClass?
+    /// `kSecAttrAccount`.
+    public var account: String?
+    /// `kSecAttrService` (generic passwords).
+    public var service: String?
+    /// `kSecAttrServer`: the normalised A-label host (see `ServerName.host`).
+    public var server: String?
+    /// `kSecAttrProtocol`, e.g. "https".
+    public var `protocol`: String?
+    /// `kSecAttrPort`; 0 is the protocol's default.
+    public var port: Int?
+    /// `kSecAttrPath`.
+    public var path: String?
+    /// `kSecAttrSecurityDomain`.
+    public var securityDomain: String?
+    /// `kSecAttrAuthenticationType`.
+    public var authenticationType: String?
+    /// `kSecAttrLabel`.
+    public var label: String?
+    /// `kSecAttrAccessible`.
+    public var accessible: Accessible?
+    /// `kSecAttrSynchronizable`.
+    public var synchronizable: Bool?
+    /// The item's stable id (not a Keychain attribute; lets the TUI address one row).
+    public var id: UUID?
+
+    public init(
+        itemClass: ItemClass? = nil, account: String? = nil, service: String? = nil,
+        server: String? = nil, protocol: String? = nil, port: Int? = nil, path: String? = nil,
+        securityDomain: String? = nil, authenticationType: String? = nil, label: String? = nil,
+        accessible: Accessible? = nil, synchronizable: Bool? = nil, id: UUID? = nil
+    ) {
+        self.itemClass = itemClass
+        self.account = account
+        self.service = service
+        self.server = server
+        self.protocol = `protocol`
+        self.port = port
+        self.path = path
+        self.securityDomain = securityDomain
+        self.authenticationType = authenticationType
+        self.label = label
+        self.accessible = accessible
+        self.synchronizable = synchronizable
+        self.id = id
+    }
+
+    /// Internet passwords of `server` (host, port and protocol), optionally of one `account`.
+    public static func internet(_ server: ServerName, account: String? = nil) -> ItemQuery {
+        ItemQuery(itemClass: .internetPassword, account: account, server: server.host,
+                  protocol: server.scheme, port: server.port)
+    }
+
+    /// The item with this id.
+    public static func item(_ id: UUID) -> ItemQuery { ItemQuery(id: id) }
+
+    /// True when `item` is live and has every attribute this query sets.
+    public func matches(_ item: Item) -> Bool {
+        if item.isDeleted { return false }
+        if let id, item.id != id { return false }
+        if let itemClass, item.itemClass != itemClass { return false }
+        if let account, item.account != account { return false }
+        if let server, item.server != server { return false }
+        if let port, item.port != port { return false }
+        if let `protocol`, item.protocol != `protocol` { return false }
+        if let service, item.service != service { return false }
+        if let path, item.path != path { return false }
+        if let securityDomain, item.securityDomain != securityDomain { return false }
+        if let authenticationType, item.authenticationType != authenticationType { return false }
+        if let label, item.label != label { return false }
+        if let accessible, item.accessible != accessible { return false }
+        if let synchronizable, item.synchronizable != synchronizable { return false }
+        return true
+    }
+}
+
+/// How many matches `copyMatching` returns (`kSecMatchLimit`).
+public enum MatchLimit: Sendable {
+    /// `kSecMatchLimitOne`: the first match.
+    case one
+    /// `kSecMatchLimitAll`: every match.
+    case all
+}
+
+/// The attributes `LocalStore.update` sets (`SecItemUpdate`'s
+/// attributes-to-update dictionary). A nil field is left unchanged.
+public struct ItemChanges: Sendable {
+    public var account: String?
+    public var service: String?
+    public var server: String?
+    public var `protocol`: String?
+    public var port: Int?
+    public var path: String?
+    public var securityDomain: String?
+    public var authenticationType: String?
+    public var label: String?
+    public var comment: String?
+    public var accessible: Accessible?
+    public var accessControl: AccessControl?
+    public var synchronizable: Bool?
+    /// `kSecValueData`: the new password.
+    public var password: Secret?
+
+    public init(
+        account: String? = nil, service: String? = nil, server: String? = nil,
+        protocol: String? = nil, port: Int? = nil, path: String? = nil,
+        securityDomain: String? = nil, authenticationType: String? = nil,
+        label: String? = nil, comment: String? = nil, accessible: Accessible? = nil,
+        accessControl: AccessControl? = nil, synchronizable: Bool? = nil, password: Secret? = nil
+    ) {
+        self.account = account
+        self.service = service
+        self.server = server
+        self.protocol = `protocol`
+        self.port = port
+        self.path = path
+        self.securityDomain = securityDomain
+        self.authenticationType = authenticationType
+        self.label = label
+        self.comment = comment
+        self.accessible = accessible
+        self.accessControl = accessControl
+        self.synchronizable = synchronizable
+        self.password = password
+    }
+
+    func apply(to item: inout Item) {
+        if let account { item.account = account }
+        if let service { item.service = service }
+        if let server { item.server = server }
+        if let `protocol` { item.protocol = `protocol` }
+        if let port { item.port = port }
+        if let path { item.path = path }
+        if let securityDomain { item.securityDomain = securityDomain }
+        if let authenticationType { item.authenticationType = authenticationType }
+        if let label { item.label = label }
+        if let comment { item.comment = comment }
+        if let accessible { item.accessible = accessible }
+        if let accessControl { item.accessControl = accessControl }
+        if let synchronizable { item.synchronizable = synchronizable }
+        if let password { item.password = password }
+    }
+}
+
+/// The primary key of an item (DESIGN §2): `account` + `service` for generic
+/// passwords; `account`, `server`, `protocol`, `port`, `path`,
+/// `securityDomain`, `authenticationType` for internet passwords.
+public struct PrimaryKey: Hashable, Sendable {
+    public var itemClass: ItemClass
+    public var account: String
+    public var service: String
+    public var server: String
+    public var `protocol`: String
+    public var port: Int
+    public var path: String
+    public var securityDomain: String
+    public var authenticationType: String
+}
+
+extension Item {
+    /// This item's Keychain primary key.
+    public var primaryKey: PrimaryKey {
+        switch itemClass {
+        case .genericPassword:
+            PrimaryKey(itemClass: itemClass, account: account, service: service, server: "",
+                       protocol: "", port: 0, path: "", securityDomain: "", authenticationType: "")
+        case .internetPassword:
+            PrimaryKey(itemClass: itemClass, account: account, service: "", server: server,
+                       protocol: `protocol`, port: port, path: path, securityDomain: securityDomain,
+                       authenticationType: authenticationType)
+        }
+    }
+
+    /// The server of an internet password (nil for generic passwords).
+    public var serverName: ServerName? {
+        itemClass == .internetPassword ? ServerName(host: server, port: port, scheme: `protocol`) : nil
+    }
+
+    /// Turns the item into a tombstone at `date`: password, notes and label
+    /// are dropped, the primary key and id stay so synced copies merge (DESIGN §6).
+    mutating func markDeleted(at date: Date) {
+        isDeleted = true
+        password = nil
+        comment = ""
+        label = ""
+        otpauth = ""
+        modificationDate = date
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import KeyshelfCrypto
+import KeyshelfVault
+
+/// The device's keychain with `SecItem…` semantics (DESIGN §2) over the
+/// items of `local.vault`.
+///
+/// A value type over `[Item]` (tombstones included): callers load the items,
+/// run operations, and save `items` back (the facade does this inside
+/// `VaultSession.modify`). Queries never see tombstones.
+public struct LocalStore: Sendable {
+    /// Every item, tombstones included, in insertion order.
+    public var items: [Item]
+
+    public init(items: [Item] = []) {
+        self.items = items
+    }
+
+    /// `SecItemAdd`: stores `item` with creation and modification date `now`.
+    ///
+    /// A tombstone with the same primary key is revived in place (keeping its
+    /// id), so synced copies see one item.
+    /// - Throws: `errSecDuplicateItem` when a live item has the same primary
+    ///   key; `errSecParam` for an empty account, a `…ThisDeviceOnly` item
+    ///   marked synchronizable, or a missing password.
+    public mutating func add(_ item: Item, now: Date = Date()) throws {
+        try Self.validate(item)
+        let key = item.primaryKey
+        if items.contains(where: { !$0.isDeleted && $0.primaryKey == key }) {
+            throw KeychainError.duplicate("\(Self.describe(item)) is already saved")
+        }
+        var new = item
+        new.isDeleted = false
+        new.creationDate = now
+        new.modificationDate = now
+        if let tomb = items.firstIndex(where: { $0.isDeleted && $0.primaryKey == key }) {
+            new.id = items[tomb].id
+            items[tomb] = new
+        } else {
+            items.append(new)
+        }
+    }
+
+    /// `SecItemCopyMatching`: the items matching `query`, in stored order.
+    ///
+    /// - Parameters:
+    ///   - limit: `.one` returns the first match only.
+    ///   - returnData: when false, passwords are left out (nil) of the result.
+    ///   - userPresence: called once, before releasing the password of an item
+    ///     whose `accessControl` is `userPresence`; it re-asks the master
+    ///     password and returns whether it was right.
+    /// - Throws: `errSecItemNotFound` when nothing matches; `errSecAuthFailed`
+    ///   when the user-presence check fails.
+    public func copyMatching(
+        _ query: ItemQuery, limit: MatchLimit = .all, returnData: Bool = false,
+        userPresence: () -> Bool = { false }
+    ) throws -> [Item] {
+        var found: [Item] = []
+        for item in items where query.matches(item) {
+            found.append(item)
+            if limit == .one { break }
+        }
+        guard !found.isEmpty else { throw KeychainError.notFound(Self.describe(query)) }
+        if returnData {
+            if found.contains(where: { $0.accessControl == .userPresence }), !userPresence() {
+                throw KeychainError(.authFailed, "the master password was not confirmed")
+            }
+        } else {
+            for i in found.indices { found[i].password = nil }
+        }
+        return found
+    }
+
+    /// `SecItemUpdate`: applies `changes` to every item matching `query`.
+    /// - Returns: how many items changed.
+    /// - Throws: `errSecItemNotFound` when nothing matches; `errSecDuplicateItem`
+    ///   when the change would give two live items one primary key;
+    ///   `errSecParam` as for `add`. Nothing changes when it throws.
+    @discardableResult
+    public mutating func update(_ query: ItemQuery, with changes: ItemChanges, now: Date = Date()) throws -> Int {
+        let indices = items.indices.filter { query.matches(items[$0]) }
+        guard !indices.isEmpty else { throw KeychainError.notFound(Self.describe(query)) }
+        var updated = items
+        for i in indices {
+            changes.apply(to: &updated[i])
+            updated[i].modificationDate = now
+            try Self.validate(updated[i])
+        }
+        var keys = Set<PrimaryKey>()
+        for item in updated where !item.isDeleted {
+            if !keys.insert(item.primaryKey).inserted {
+                throw KeychainError.duplicate("\(Self.describe(item)) is already saved")
+            }
+        }
+        items = updated
+        return indices.count
+    }
+
+    /// `SecItemDelete`: turns every item matching `query` into a tombstone
+    /// dated `now` (DESIGN §6).
+    /// - Returns: how many items were deleted.
+    /// - Throws: `errSecItemNotFound` when nothing matches.
+    @discardableResult
+    public mutating func delete(_ query: ItemQuery, now: Date = Date()) throws -> Int {
+        var count = 0
+        for i in items.indices where query.matches(items[i]) {
+            items[i].markDeleted(at: now)
+            count += 1
+        }
+        guard count > 0 else { throw KeychainError.notFound(Self.describe(query)) }
+        return count
+    }
+
+    static func validate(_ item: Item) throws {
+        if item.account.isEmpty { throw KeychainError.param("the account is empty") }
+        if item.password == nil { throw KeychainError.param("no password given for \(describe(item))") }
+        if item.synchronizable && item.accessible.isThisDeviceOnly {
+            throw KeychainError.param("\(describe(item)) is \(item.accessible) and cannot be synchronizable")
+        }
+        if item.itemClass == .internetPassword && item.server.isEmpty {
+            throw KeychainError.param("the server is empty")
+        }
+    }
+
+    static func describe(_ item: Item) -> String {
+        switch item.itemClass {
+        case .internetPassword:
+            let server = item.serverName?.display ?? item.server
+            return "the password for \"\(item.account)\" on \(server)"
+        case .genericPassword:
+            return "the password for \"\(item.account)\" of service \"\(item.service)\""
+        }
+    }
+
+    static func describe(_ query: ItemQuery) -> String {
+        var parts: [String] = []
+        if let account = query.account { parts.append("\"\(account)\"") }
+        if let server = query.server {
+            let name = ServerName(host: server, port: query.port ?? 0, scheme: query.protocol ?? "https")
+            parts.append("on \(name.display)")
+        }
+        if let service = query.service { parts.append("of service \"\(service)\"") }
+        return parts.isEmpty ? "no matching item" : "no saved password for " + parts.joined(separator: " ")
+    }
+}

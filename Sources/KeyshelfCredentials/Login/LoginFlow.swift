@@ -1,0 +1,119 @@
+import KeyshelfCrypto
+
+/// Asks the user for an account and password (login-flow step 3, DESIGN §4).
+public protocol LoginPrompt {
+    /// Asks for a credential for `server`.
+    /// - Parameters:
+    ///   - account: the account to pre-fill, when known.
+    ///   - suggestion: a freshly generated password the user may accept.
+    ///   - failedAttempts: how many credentials the check has refused so far (0 at first).
+    /// - Returns: the credential, or nil when the user canceled.
+    func credential(for server: ServerName, account: String?, suggestion: Secret, failedAttempts: Int) -> PromptedCredential?
+}
+
+/// A credential typed at the login prompt.
+public struct PromptedCredential: Sendable {
+    public var account: String
+    public var password: Secret
+
+    public init(account: String, password: Secret) {
+        self.account = account
+        self.password = password
+    }
+}
+
+/// Tries a credential (login-flow step 4, DESIGN §4).
+public protocol CredentialCheck {
+    /// Whether the service accepts `password` for `account` at `server`.
+    /// - Throws: when the check itself cannot run (e.g. the command cannot start).
+    func accepts(server: ServerName, account: String, password: Secret) throws -> Bool
+}
+
+/// Where the login flow found the credential it returned.
+public enum LoginSource: Sendable, Equatable {
+    /// Step 1: the local store.
+    case local
+    /// Step 2: shared credentials, released with consent.
+    case shared
+    /// Step 3: typed (or the generated suggestion accepted) at the prompt.
+    case prompt
+}
+
+/// The login flow's answer.
+public struct LoginResult: Sendable {
+    /// The credential to use.
+    public var record: CredentialRecord
+    public var source: LoginSource
+    /// What step 5 saved; nil when nothing was saved (a stored credential was
+    /// used, or `saveOnSuccess` was off).
+    public var saved: SaveResult?
+}
+
+/// The login flow, exactly DESIGN §4:
+/// 1. the local store for the server (and account) — found → used, no prompt;
+/// 2. otherwise shared credentials, released with consent (the user picks one);
+/// 3. otherwise, or when declined, the prompt, offering a generated password;
+/// 4. the check, when configured (a stored credential is checked too; if it
+///    is refused the flow continues at 3); no check → accepted;
+/// 5. a prompted credential that is accepted is saved to both stores
+///    (`Keyshelf.save`, so changing an existing shared password asks consent);
+///    a refused one saves nothing and the flow returns to 3.
+///
+/// A credential found in step 1 or 2 is not saved again: it is already
+/// stored, and a `…ThisDeviceOnly` local item must never reach the shared file.
+public struct LoginFlow {
+    public var prompt: any LoginPrompt
+    public var check: (any CredentialCheck)?
+    /// How many prompted credentials the check may refuse before the flow
+    /// gives up with `errSecAuthFailed`.
+    public var maxAttempts: Int
+    /// Whether step 5 runs; the git helper's `get` turns it off (git calls `store` itself).
+    public var saveOnSuccess: Bool
+
+    public init(prompt: any LoginPrompt, check: (any CredentialCheck)? = nil, maxAttempts: Int = 3, saveOnSuccess: Bool = true) {
+        self.prompt = prompt
+        self.check = check
+        self.maxAttempts = maxAttempts
+        self.saveOnSuccess = saveOnSuccess
+    }
+
+    /// Runs the flow for `server` (and `account`) over `shelf`.
+    /// - Throws: `errSecUserCanceled` when the prompt is canceled;
+    ///   `errSecAuthFailed` after `maxAttempts` refused credentials (or a
+    ///   failed user-presence check); `errSecParam` for an empty account;
+    ///   errors of the check and the vault.
+    public func run(_ shelf: Keyshelf, server: ServerName, account: String? = nil) throws -> LoginResult {
+        var failed = 0
+        var knownAccount = account
+        if let found = try shelf.lookup(server: server, account: account) {
+            if try accepted(server: server, account: found.account, password: found.password!) {
+                return LoginResult(record: found, source: found.store == .local ? .local : .shared, saved: nil)
+            }
+            failed = 1
+            knownAccount = found.account
+        }
+        var refused = 0
+        while true {
+            guard let typed = prompt.credential(for: server, account: knownAccount, suggestion: PasswordGenerator.generate(), failedAttempts: failed) else {
+                throw KeychainError.canceled("the login for \(server.display) was canceled")
+            }
+            guard !typed.account.isEmpty else { throw KeychainError.param("the account is empty") }
+            if try accepted(server: server, account: typed.account, password: typed.password) {
+                let saved = saveOnSuccess ? try shelf.save(server: server, account: typed.account, password: typed.password) : nil
+                let record = CredentialRecord(server: server, account: typed.account, password: typed.password, store: .local)
+                return LoginResult(record: record, source: .prompt, saved: saved)
+            }
+            failed += 1
+            refused += 1
+            knownAccount = typed.account
+            if refused >= maxAttempts {
+                throw KeychainError(.authFailed, "\(server.display) refused the credential \(refused) times")
+            }
+        }
+    }
+
+    private func accepted(server: ServerName, account: String, password: Secret) throws -> Bool {
+        guard let check else { return true }
+        return try check.accepts(server: server, account: account, password: password)
+    }
+}

@@ -1,0 +1,231 @@
+import CIDN2
+import Glibc
+
+/// A normalised server: host, port and scheme (DESIGN §1, issue 3 item 3).
+///
+/// `host` is stored in A-label form (UTS-46 **non-transitional** processing
+/// through libidn2, so `faß` and `fass` stay different servers), lower case,
+/// trailing dot dropped. IP literals are kept (IPv4 dotted quad, IPv6
+/// compressed and without brackets). The port is part of the identity; the
+/// scheme's default (443 for https, 80 for http) is folded to 0.
+/// `bücher.example`, `xn--bcher-kva.example` and `https://BÜCHER.example:443/x`
+/// are one server.
+public struct ServerName: Hashable, Sendable, CustomStringConvertible, Comparable {
+    /// A-label host, lower case, no trailing dot; or an IP literal (IPv6 without brackets).
+    public let host: String
+    /// The port; 0 when it is the scheme's default (443 https, 80 http).
+    public let port: Int
+    /// "https", or "http" when the input said so.
+    public let scheme: String
+    /// The host in Unicode (U-label) form, for display.
+    public let displayHost: String
+
+    /// Parses a host name, `host:port`, `[ipv6]:port` or an http(s) URL.
+    ///
+    /// User info (`user:pw@`), path, query and fragment are dropped; leading
+    /// and trailing white space is ignored.
+    /// - Throws: `ServerNameError` quoting `input` and saying why it was
+    ///   refused (empty, bad characters, empty or over-long label, hyphen at a
+    ///   label's edge, bad port, unsupported scheme, IDNA failure).
+    public init(parsing input: String) throws {
+        let fail = { (reason: String) in ServerNameError(input: input, reason: reason) }
+        var rest = Substring(input.trimmingWhitespace())
+        var scheme = "https"
+        if let sep = rest.range(of: "://") {
+            let given = rest[..<sep.lowerBound].lowercased()
+            guard given == "https" || given == "http" else {
+                throw fail(given.isEmpty ? "has an empty scheme" : "uses the unsupported scheme \(ServerNameError.quoted(given)) (use http or https)")
+            }
+            scheme = given
+            rest = rest[sep.upperBound...]
+        }
+        // Authority ends at the path, query or fragment.
+        if let end = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) {
+            rest = rest[..<end]
+        }
+        // User info ends at the last "@" (passwords may contain "@").
+        if let at = rest.lastIndex(of: "@") {
+            rest = rest[rest.index(after: at)...]
+        }
+        var hostPart: Substring
+        var portPart: Substring?
+        if rest.hasPrefix("[") {
+            guard let close = rest.firstIndex(of: "]") else { throw fail("has an unclosed \"[\"") }
+            hostPart = rest[rest.index(after: rest.startIndex)..<close]
+            let after = rest[rest.index(after: close)...]
+            if !after.isEmpty {
+                guard after.hasPrefix(":") else { throw fail("has text after \"]\"") }
+                portPart = after.dropFirst()
+            }
+            guard IPAddress.ipv6(String(hostPart)) != nil else { throw fail("is not a valid IPv6 address") }
+        } else if rest.filter({ $0 == ":" }).count > 1 {
+            hostPart = rest
+            guard IPAddress.ipv6(String(hostPart)) != nil else { throw fail("is not a valid IPv6 address (write [address]:port)") }
+        } else if let colon = rest.firstIndex(of: ":") {
+            hostPart = rest[..<colon]
+            portPart = rest[rest.index(after: colon)...]
+        } else {
+            hostPart = rest
+        }
+
+        var port = 0
+        if let portPart, !portPart.isEmpty {
+            guard portPart.count <= 5, portPart.allSatisfy({ $0.isASCII && $0.isNumber }),
+                  let value = Int(portPart), (1...65535).contains(value)
+            else { throw fail("has an invalid port \(ServerNameError.quoted(String(portPart))) (1–65535)") }
+            port = value == ServerName.defaultPort(scheme: scheme) ? 0 : value
+        }
+
+        let host: String
+        if let v6 = IPAddress.ipv6(String(hostPart)) {
+            host = v6
+        } else {
+            do {
+                host = try ServerName.normaliseDomain(String(hostPart))
+            } catch let reason as HostReason {
+                throw fail(reason.text)
+            }
+        }
+        self.init(host: host, port: port, scheme: scheme)
+    }
+
+    /// A server from stored, already normalised values (an `Item`'s `server`,
+    /// `port` and `protocol`). No validation: the values came from `init(parsing:)`.
+    public init(host: String, port: Int, scheme: String = "https") {
+        self.host = host
+        self.scheme = scheme
+        self.port = port == ServerName.defaultPort(scheme: scheme) ? 0 : port
+        self.displayHost = ServerName.unicodeForm(of: host)
+    }
+
+    /// 443 for https, 80 for http, 0 for anything else.
+    public static func defaultPort(scheme: String) -> Int {
+        switch scheme {
+        case "https": 443
+        case "http": 80
+        default: 0
+        }
+    }
+
+    /// The port actually used: `port`, or the scheme's default when 0.
+    public var effectivePort: Int { port != 0 ? port : ServerName.defaultPort(scheme: scheme) }
+
+    /// The port as the Shared Web Credentials calls report it: nil when 443 (DESIGN §3).
+    public var reportedPort: Int? { effectivePort == 443 ? nil : effectivePort }
+
+    /// Whether `host` is an IPv6 literal.
+    public var isIPv6: Bool { host.contains(":") }
+
+    /// `displayHost`, plus `:port` when `port != 0` (IPv6 then in brackets).
+    public var display: String {
+        guard port != 0 else { return displayHost }
+        return isIPv6 ? "[\(displayHost)]:\(port)" : "\(displayHost):\(port)"
+    }
+
+    public var description: String { display }
+
+    /// Orders by display host, then port, then scheme (for stable listings).
+    public static func < (a: ServerName, b: ServerName) -> Bool {
+        (a.displayHost, a.port, a.scheme) < (b.displayHost, b.port, b.scheme)
+    }
+
+    // MARK: - Host normalisation
+
+    private struct HostReason: Error { var text: String }
+
+    private static func normaliseDomain(_ raw: String) throws -> String {
+        var name = raw
+        if name.hasSuffix(".") { name.removeLast() }
+        guard !name.isEmpty else { throw HostReason(text: "has no host name") }
+        for scalar in name.unicodeScalars where scalar.isASCII {
+            let c = Character(scalar)
+            if c == " " || c == "\t" { throw HostReason(text: "contains a space") }
+            if scalar.value < 0x20 || scalar.value == 0x7F { throw HostReason(text: "contains a control character") }
+            if !(c.isLetter || c.isNumber || c == "-" || c == ".") {
+                throw HostReason(text: "contains the character \(ServerNameError.quoted(String(c)))")
+            }
+        }
+        if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.properties.isWhitespace }) {
+            throw HostReason(text: "contains white space or a control character")
+        }
+        if name.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) {
+            throw HostReason(text: "has an empty label")
+        }
+        let ascii = try toASCII(name)
+        let labels = ascii.split(separator: ".", omittingEmptySubsequences: false)
+        if labels.contains(where: \.isEmpty) { throw HostReason(text: "has an empty label") }
+        if labels.contains(where: { $0.utf8.count > 63 }) {
+            throw HostReason(text: "has a label longer than 63 characters")
+        }
+        if ascii.utf8.count > 253 { throw HostReason(text: "is longer than 253 characters") }
+        if labels.contains(where: { $0.hasPrefix("-") || $0.hasSuffix("-") }) {
+            throw HostReason(text: "has a label that starts or ends with a hyphen")
+        }
+        if let last = labels.last, last.allSatisfy({ $0.isASCII && $0.isNumber }) {
+            guard let v4 = IPAddress.ipv4(ascii) else { throw HostReason(text: "is not a valid IPv4 address") }
+            return v4
+        }
+        // An A-label must decode: refuses "xn--" labels that are not valid Punycode.
+        guard unicodeOrNil(ascii) != nil else {
+            throw HostReason(text: "has an invalid \"xn--\" label")
+        }
+        return ascii
+    }
+
+    /// UTS-46 non-transitional ToASCII with STD3 rules (`idn2_to_ascii_8z`).
+    private static func toASCII(_ name: String) throws -> String {
+        var out: UnsafeMutablePointer<CChar>?
+        let flags = Int32(IDN2_NONTRANSITIONAL.rawValue | IDN2_NFC_INPUT.rawValue | IDN2_USE_STD3_ASCII_RULES.rawValue)
+        let rc = idn2_to_ascii_8z(name, &out, flags)
+        defer { if let out { idn2_free(out) } }
+        guard rc == Int32(IDN2_OK.rawValue), let out else {
+            let why = idn2_strerror(rc).map { String(cString: $0) } ?? "error \(rc)"
+            throw HostReason(text: "is not a valid domain name (\(why))")
+        }
+        return String(cString: out).lowercased()
+    }
+
+    private static func unicodeOrNil(_ ascii: String) -> String? {
+        var out: UnsafeMutablePointer<CChar>?
+        let rc = idn2_to_unicode_8z8z(ascii, &out, 0)
+        defer { if let out { idn2_free(out) } }
+        guard rc == Int32(IDN2_OK.rawValue), let out else { return nil }
+        return String(cString: out)
+    }
+
+    /// The Unicode form for display; A-labels only, so plain hosts skip libidn2.
+    private static func unicodeForm(of host: String) -> String {
+        guard host.contains("xn--") else { return host }
+        return unicodeOrNil(host) ?? host
+    }
+}
+
+/// IP literal parsing through `inet_pton` / `inet_ntop`, giving canonical text.
+enum IPAddress {
+    static func ipv4(_ text: String) -> String? {
+        var addr = in_addr()
+        guard inet_pton(AF_INET, text, &addr) == 1 else { return nil }
+        var buf = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
+        guard inet_ntop(AF_INET, &addr, &buf, socklen_t(buf.count)) != nil else { return nil }
+        return String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    static func ipv6(_ text: String) -> String? {
+        guard text.contains(":") else { return nil }
+        var addr = in6_addr()
+        guard inet_pton(AF_INET6, text, &addr) == 1 else { return nil }
+        var buf = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        guard inet_ntop(AF_INET6, &addr, &buf, socklen_t(buf.count)) != nil else { return nil }
+        return String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+extension String {
+    func trimmingWhitespace() -> String {
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+        else { return "" }
+        return String(scalars[first...last])
+    }
+}

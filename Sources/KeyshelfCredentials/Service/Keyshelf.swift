@@ -1,0 +1,379 @@
+import Foundation
+import KeyshelfCrypto
+import KeyshelfVault
+
+/// The facade the CLI and TUI share: listings, search and the consent-gated
+/// operations over an unlocked vault (DESIGN §2–§5, §8).
+///
+/// Reads come from a snapshot loaded at `init` / `reload()` (and refreshed
+/// after each change), with precomputed search keys. Every change runs the
+/// rule first on the snapshot, so consent dialogs appear while no vault lock
+/// is held, then again inside the vault's locked read-modify-write, replaying
+/// the recorded answers. Errors are `KeychainError` (with the `errSec…`
+/// status) or the vault's own errors.
+public final class Keyshelf {
+    /// Where items are kept.
+    public let vault: any CredentialVault
+    /// Answers consent requests (DESIGN §5): a dialog, `/dev/tty`, `DeclineAll` or `ApproveAll`.
+    public var consent: any Consent
+    /// Re-asks the master password for `userPresence` items; nil means nobody
+    /// can be asked, so such secrets are not released.
+    public var userPresence: (any UserPresencePrompt)?
+
+    private var snapshot: StoredItems
+    private var index: SearchIndex
+
+    /// Loads the items of `vault`.
+    /// - Throws: the vault's error when it cannot be read.
+    public init(vault: any CredentialVault, consent: any Consent = DeclineAll(), userPresence: (any UserPresencePrompt)? = nil) throws {
+        self.vault = vault
+        self.consent = consent
+        self.userPresence = userPresence
+        snapshot = try vault.loadItems()
+        index = SearchIndex(snapshot)
+    }
+
+    /// Reads the vault again (another process may have changed it).
+    public func reload() throws {
+        adopt(try vault.loadItems())
+    }
+
+    /// The items of the current snapshot, tombstones included (for export and merge).
+    public var items: StoredItems { snapshot }
+
+    // MARK: - Listing and search (no secrets)
+
+    /// The domains, sorted by display host then port, with account counts per store.
+    public func domains(in filter: StoreFilter = .both) -> [DomainSummary] {
+        index.domains.compactMap { restrict($0, to: filter) }
+    }
+
+    /// The accounts of `server` (sorted by account, local before shared).
+    public func accounts(of server: ServerName, in filter: StoreFilter = .both) -> [CredentialEntry] {
+        index.entries(of: server).filter { filter.contains($0.store) }
+    }
+
+    /// Every live entry, sorted by server then account.
+    public func entries(in filter: StoreFilter = .both) -> [CredentialEntry] {
+        filter == .both ? index.entries : index.entries.filter { filter.contains($0.store) }
+    }
+
+    /// Entries whose server (Unicode or A-label), port, account, label or
+    /// notes contain `text`, case-insensitively; all entries for "".
+    public func search(_ text: String, in filter: StoreFilter = .both) -> [CredentialEntry] {
+        index.matches(text).lazy.map { self.index.entries[$0] }.filter { filter.contains($0.store) }
+    }
+
+    /// The domains with at least one entry matching `text` (see `search`).
+    public func searchDomains(_ text: String, in filter: StoreFilter = .both) -> [DomainSummary] {
+        var seen = Set<ServerName>()
+        var out: [DomainSummary] = []
+        for i in index.matches(text) {
+            let entry = index.entries[i]
+            guard filter.contains(entry.store), seen.insert(entry.server).inserted else { continue }
+            if let domain = index.domains.first(where: { $0.server == entry.server }).flatMap({ restrict($0, to: filter) }) {
+                out.append(domain)
+            }
+        }
+        return out
+    }
+
+    // MARK: - Reading secrets
+
+    /// `keyshelf get`: the password for `server` (and `account`), local store
+    /// first, then shared credentials (DESIGN §8). A shared password is
+    /// released only with consent; a `userPresence` item re-asks the master password.
+    /// - Throws: `errSecItemNotFound` when no store has it; `errSecUserCanceled`
+    ///   when the release or the master-password dialog is declined;
+    ///   `errSecAuthFailed` when the master password was wrong.
+    public func get(server: ServerName, account: String? = nil, in filter: StoreFilter = .both) throws -> CredentialRecord {
+        if filter.contains(.local), let record = try localLookup(server: server, account: account) {
+            return record
+        }
+        if filter.contains(.shared) {
+            let released = try SharedWebCredentials(items: snapshot.shared)
+                .request(server: server, account: account, consent: consent)
+            if let first = released.first {
+                return CredentialRecord(server: first.server, account: first.account, password: first.password, store: .shared)
+            }
+        }
+        let who = account.map { "\"\($0)\" on " } ?? ""
+        throw KeychainError.notFound("no saved password for \(who)\(server.display)")
+    }
+
+    /// Login-flow steps 1–2 (DESIGN §4): like `get`, but a declined release
+    /// or nothing found gives nil instead of an error.
+    /// - Throws: `errSecUserCanceled` / `errSecAuthFailed` from a `userPresence` item.
+    public func lookup(server: ServerName, account: String? = nil) throws -> CredentialRecord? {
+        if let record = try localLookup(server: server, account: account) { return record }
+        let released = (try? SharedWebCredentials(items: snapshot.shared)
+            .request(server: server, account: account, consent: consent)) ?? []
+        return released.first.map {
+            CredentialRecord(server: $0.server, account: $0.account, password: $0.password, store: .shared)
+        }
+    }
+
+    /// The password of `entry`, for the TUI's reveal and copy. The user is
+    /// browsing their own vault, so no release consent is asked; a
+    /// `userPresence` item re-asks the master password (DESIGN §2, §7).
+    /// - Throws: `errSecItemNotFound` when the entry is gone;
+    ///   `errSecUserCanceled` / `errSecAuthFailed` from the master-password check.
+    public func reveal(_ entry: CredentialEntry) throws -> Secret {
+        let store = LocalStore(items: snapshot[entry.store])
+        let found = try withUserPresence(reason: "show the password for \"\(entry.account)\" on \(entry.server.display)") { check in
+            try store.copyMatching(.item(entry.id), limit: .one, returnData: true, userPresence: check)
+        }
+        guard let password = found.first?.password else {
+            throw KeychainError.notFound("the password for \"\(entry.account)\" on \(entry.server.display) is gone")
+        }
+        return password
+    }
+
+    // MARK: - Changes
+
+    /// `keyshelf add`: saves `password` for `account` at `server` in `store`.
+    ///
+    /// Shared: the Shared Web Credentials `add` rules (DESIGN §3). Local: the
+    /// same shape with Keychain items: new → added; same password → unchanged;
+    /// another password → consent `.update` first.
+    /// - Parameters:
+    ///   - accessible: `…ThisDeviceOnly` is refused for the shared store.
+    ///   - accessControl: `.userPresence` makes reveal re-ask the master password (local only).
+    /// - Throws: `errSecUserCanceled` (declined, nothing changed), `errSecParam`
+    ///   (empty account, `…ThisDeviceOnly` or `userPresence` for shared), vault errors.
+    @discardableResult
+    public func add(
+        server: ServerName, account: String, password: Secret, to store: Store, comment: String? = nil,
+        accessible: Accessible = .whenUnlocked, accessControl: AccessControl = .none
+    ) throws -> AddOutcome {
+        let now = Date()
+        return try mutate { items, consent in
+            switch store {
+            case .shared:
+                guard !accessible.isThisDeviceOnly else {
+                    throw KeychainError.param("\(accessible) items stay on this device and cannot be shared credentials")
+                }
+                guard accessControl == .none else {
+                    throw KeychainError.param("shared credentials cannot require user presence")
+                }
+                var shared = SharedWebCredentials(items: items.shared)
+                let outcome = try shared.add(server: server, account: account, password: password, consent: consent, comment: comment, now: now)
+                items.shared = shared.items
+                return outcome
+            case .local:
+                var local = LocalStore(items: items.local)
+                let outcome = try Self.upsertLocal(&local, server: server, account: account, password: password, comment: comment,
+                                                   accessible: accessible, accessControl: accessControl, consent: consent, now: now)
+                items.local = local.items
+                return outcome
+            }
+        }
+    }
+
+    /// Edits `entry`: a new password asks consent (`.update`); removing
+    /// `userPresence` re-asks the master password; other fields change directly.
+    /// - Throws: `errSecUserCanceled`, `errSecAuthFailed`, `errSecItemNotFound`
+    ///   (entry gone), `errSecDuplicateItem` (renamed onto an existing account), `errSecParam`.
+    public func update(_ entry: CredentialEntry, _ changes: CredentialChanges) throws {
+        if entry.accessControl == .userPresence, let control = changes.accessControl, control != .userPresence {
+            try withUserPresence(reason: "remove the master-password check from \"\(entry.account)\" on \(entry.server.display)") { check in
+                guard check() else { throw KeychainError(.authFailed, "the master password was not confirmed") }
+            }
+        }
+        let now = Date()
+        try mutate { items, consent in
+            var store = LocalStore(items: items[entry.store])
+            guard let current = store.items.first(where: ItemQuery.item(entry.id).matches) else {
+                throw KeychainError.notFound("the password for \"\(entry.account)\" on \(entry.server.display) is gone")
+            }
+            if let password = changes.password, current.password != password,
+               consent.ask(.update(server: entry.server, account: current.account)) == .declined {
+                throw KeychainError.canceled("updating the password for \"\(current.account)\" on \(entry.server.display) was declined")
+            }
+            if entry.store == .shared && changes.accessControl == .userPresence {
+                throw KeychainError.param("shared credentials cannot require user presence")
+            }
+            try store.update(.item(entry.id), with: ItemChanges(
+                account: changes.account, label: changes.label, comment: changes.comment,
+                accessControl: changes.accessControl, password: changes.password), now: now)
+            items[entry.store] = store.items
+        }
+    }
+
+    /// Deletes `entry` after consent (`.delete`), leaving a tombstone (DESIGN §6).
+    /// - Throws: `errSecUserCanceled`, `errSecItemNotFound`.
+    public func delete(_ entry: CredentialEntry) throws {
+        let now = Date()
+        try mutate { items, consent in
+            var store = LocalStore(items: items[entry.store])
+            guard consent.ask(.delete(server: entry.server, account: entry.account)) != .declined else {
+                throw KeychainError.canceled("deleting the password for \"\(entry.account)\" on \(entry.server.display) was declined")
+            }
+            try store.delete(.item(entry.id), now: now)
+            items[entry.store] = store.items
+        }
+    }
+
+    /// `keyshelf rm`: deletes `account` at `server` from the stores in
+    /// `filter`, asking consent (`.delete`) once.
+    /// - Returns: how many items were deleted (1 or 2).
+    /// - Throws: `errSecItemNotFound` when no store has it, `errSecUserCanceled`.
+    @discardableResult
+    public func delete(server: ServerName, account: String, in filter: StoreFilter = .both) throws -> Int {
+        let now = Date()
+        return try mutate { items, consent in
+            let query = ItemQuery.internet(server, account: account)
+            let stores = filter.stores.filter { items[$0].contains(where: query.matches) }
+            guard !stores.isEmpty else {
+                throw KeychainError.notFound("no saved password for \"\(account)\" on \(server.display)")
+            }
+            guard consent.ask(.delete(server: server, account: account)) != .declined else {
+                throw KeychainError.canceled("deleting the password for \"\(account)\" on \(server.display) was declined")
+            }
+            var count = 0
+            for store in stores {
+                var local = LocalStore(items: items[store])
+                count += try local.delete(query, now: now)
+                items[store] = local.items
+            }
+            return count
+        }
+    }
+
+    /// Login-flow step 5 (DESIGN §4) and the git helper's `store`: saves the
+    /// credential to the local store and, through `SharedWebCredentials.add`,
+    /// to the shared credentials. Changing an existing password asks consent
+    /// (`.update`) once for both stores; a store whose update is declined is
+    /// left unchanged and reported as nil.
+    /// - Throws: `errSecParam` (empty account), vault errors.
+    @discardableResult
+    public func save(server: ServerName, account: String, password: Secret) throws -> SaveResult {
+        let now = Date()
+        return try mutate { items, consent in
+            var result = SaveResult()
+            var local = LocalStore(items: items.local)
+            do {
+                result.local = try Self.upsertLocal(&local, server: server, account: account, password: password, comment: nil,
+                                                    accessible: .whenUnlocked, accessControl: .none, consent: consent, now: now)
+                items.local = local.items
+            } catch let error as KeychainError where error.status == .userCanceled {
+                result.local = nil
+            }
+            var shared = SharedWebCredentials(items: items.shared)
+            do {
+                result.shared = try shared.add(server: server, account: account, password: password, consent: consent, now: now)
+                items.shared = shared.items
+            } catch let error as KeychainError where error.status == .userCanceled {
+                result.shared = nil
+            }
+            return result
+        }
+    }
+
+    /// Runs the login flow (DESIGN §4) with this facade's consent; see `LoginFlow`.
+    public func login(server: ServerName, account: String? = nil, prompt: any LoginPrompt,
+                      check: (any CredentialCheck)? = nil) throws -> LoginResult {
+        try LoginFlow(prompt: prompt, check: check).run(self, server: server, account: account)
+    }
+
+    /// A new `xxx-xxx-xxx-xxx` password (DESIGN §3).
+    public static func generatePassword() -> Secret {
+        PasswordGenerator.generate()
+    }
+
+    // MARK: - Internals
+
+    private func adopt(_ items: StoredItems) {
+        snapshot = items
+        index = SearchIndex(items)
+    }
+
+    /// Runs `body` on the snapshot (asking consent, no lock held), then in
+    /// the vault's locked `modify` with the recorded answers.
+    private func mutate<T>(_ body: (inout StoredItems, any Consent) throws -> T) throws -> T {
+        let recorded = RecordedConsent(consent)
+        var dryRun = snapshot
+        _ = try body(&dryRun, recorded)
+        var after = StoredItems()
+        let result = try vault.modifyItems { items in
+            let result = try body(&items, recorded)
+            after = items
+            return result
+        }
+        adopt(after)
+        return result
+    }
+
+    private func localLookup(server: ServerName, account: String?) throws -> CredentialRecord? {
+        let store = LocalStore(items: snapshot.local)
+        let query = ItemQuery.internet(server, account: account)
+        guard let first = (try? store.copyMatching(query))?.min(by: { $0.account < $1.account }) else { return nil }
+        let found = try withUserPresence(reason: "use the password for \"\(first.account)\" on \(server.display)") { check in
+            try store.copyMatching(.item(first.id), limit: .one, returnData: true, userPresence: check)
+        }
+        return found.first.map { CredentialRecord(server: server, account: $0.account, password: $0.password, store: .local) }
+    }
+
+    /// Gives `body` a user-presence check; a canceled master-password dialog
+    /// becomes `errSecUserCanceled`, a wrong password `errSecAuthFailed`.
+    private func withUserPresence<T>(reason: String, _ body: (() -> Bool) throws -> T) throws -> T {
+        var canceled = false
+        let check = { [userPresence, vault] () -> Bool in
+            guard let typed = userPresence?.askMasterPassword(reason: reason) else {
+                canceled = true
+                return false
+            }
+            return vault.verifyPassword(typed)
+        }
+        do {
+            return try body(check)
+        } catch let error as KeychainError where error.status == .authFailed && canceled {
+            throw KeychainError.canceled("the master password was not entered")
+        }
+    }
+
+    private func restrict(_ domain: DomainSummary, to filter: StoreFilter) -> DomainSummary? {
+        var d = domain
+        if !filter.contains(.local) { d.localCount = 0 }
+        if !filter.contains(.shared) { d.sharedCount = 0 }
+        return d.accountCount > 0 ? d : nil
+    }
+
+    static func upsertLocal(
+        _ store: inout LocalStore, server: ServerName, account: String, password: Secret, comment: String?,
+        accessible: Accessible, accessControl: AccessControl, consent: any Consent, now: Date
+    ) throws -> AddOutcome {
+        let query = ItemQuery.internet(server, account: account)
+        guard let existing = store.items.first(where: query.matches) else {
+            try store.add(Item(itemClass: .internetPassword, account: account, server: server.host,
+                               protocol: server.scheme, port: server.port, comment: comment ?? "",
+                               accessible: accessible, accessControl: accessControl, password: password), now: now)
+            return .added
+        }
+        if existing.password == password {
+            if let comment, comment != existing.comment {
+                try store.update(query, with: ItemChanges(comment: comment), now: now)
+            }
+            return .unchanged
+        }
+        guard consent.ask(.update(server: server, account: account)) != .declined else {
+            throw KeychainError.canceled("updating the password for \"\(account)\" on \(server.display) was declined")
+        }
+        try store.update(query, with: ItemChanges(comment: comment, password: password), now: now)
+        return .updated
+    }
+}
+
+/// What `Keyshelf.save` did in each store; nil where the update was declined.
+public struct SaveResult: Sendable, Equatable {
+    public var local: AddOutcome?
+    public var shared: AddOutcome?
+
+    public init(local: AddOutcome? = nil, shared: AddOutcome? = nil) {
+        self.local = local
+        self.shared = shared
+    }
+
+    /// True when at least one store's update was declined.
+    public var declined: Bool { local == nil || shared == nil }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import KeyshelfCrypto
+import KeyshelfVault
+
+/// The Shared Web Credentials calls over the items of `shared.vault`
+/// (DESIGN §3): `add`, `request` and `generatePassword`, with their consent rules.
+///
+/// A value type over `[Item]` (tombstones included); the facade runs it inside
+/// `VaultSession.modify`. A record is an internet password identified by
+/// (`server` host, `port`, `protocol`, `account`), synchronizable and never
+/// `…ThisDeviceOnly`.
+public struct SharedWebCredentials: Sendable {
+    /// Every shared item, tombstones included.
+    public var items: [Item]
+
+    public init(items: [Item] = []) {
+        self.items = items
+    }
+
+    /// `SecAddSharedWebCredential`: stores, updates or deletes the record of
+    /// `account` at `server`.
+    ///
+    /// - No record yet → stored without a prompt (`.added`).
+    /// - A record with the same password → nothing changes, nobody is asked (`.unchanged`).
+    /// - A record with another password → `consent` is asked (`.update`) first (`.updated`).
+    /// - `password == nil` → the record is deleted after consent (`.delete`) (`.deleted`).
+    /// - Throws: `errSecUserCanceled` when consent is declined (nothing
+    ///   changes); `errSecItemNotFound` when deleting a record that does not
+    ///   exist; `errSecParam` for an empty account.
+    @discardableResult
+    public mutating func add(
+        server: ServerName, account: String, password: Secret?, consent: any Consent,
+        comment: String? = nil, now: Date = Date()
+    ) throws -> AddOutcome {
+        guard !account.isEmpty else { throw KeychainError.param("the account is empty") }
+        let query = ItemQuery.internet(server, account: account)
+        let existing = items.firstIndex(where: query.matches)
+        guard let password else {
+            guard let existing else {
+                throw KeychainError.notFound("no shared password for \"\(account)\" on \(server.display)")
+            }
+            guard consent.ask(.delete(server: server, account: account)) != .declined else {
+                throw KeychainError.canceled("deleting the password for \"\(account)\" on \(server.display) was declined")
+            }
+            items[existing].markDeleted(at: now)
+            return .deleted
+        }
+        guard let existing else {
+            var store = LocalStore(items: items)
+            try store.add(Self.record(server: server, account: account, password: password, comment: comment ?? ""), now: now)
+            items = store.items
+            return .added
+        }
+        if items[existing].password == password {
+            if let comment, comment != items[existing].comment {
+                items[existing].comment = comment
+                items[existing].modificationDate = now
+            }
+            return .unchanged
+        }
+        guard consent.ask(.update(server: server, account: account)) != .declined else {
+            throw KeychainError.canceled("updating the password for \"\(account)\" on \(server.display) was declined")
+        }
+        items[existing].password = password
+        if let comment { items[existing].comment = comment }
+        items[existing].modificationDate = now
+        return .updated
+    }
+
+    /// `SecRequestSharedWebCredential`: the records matching `server` and
+    /// `account`, released only with consent.
+    ///
+    /// `server == nil` means every domain (keyshelf is associated with all of
+    /// them); `account == nil` every account of the site. For each server
+    /// with matches, `consent` is asked once with `.release(server:accounts:)`:
+    /// `.approved` releases every listed account, `.chose(account:)` that one,
+    /// `.declined` none. Records are sorted by server, then account.
+    /// - Returns: the released records; empty (not an error) when nothing matches.
+    /// - Throws: `errSecUserCanceled` when there were matches but every
+    ///   release was declined.
+    public func request(server: ServerName?, account: String?, consent: any Consent) throws -> [SharedCredential] {
+        var query = ItemQuery(itemClass: .internetPassword, account: account)
+        if let server {
+            query = .internet(server, account: account)
+        }
+        var byServer: [ServerName: [Item]] = [:]
+        for item in items where query.matches(item) {
+            guard let name = item.serverName else { continue }
+            byServer[name, default: []].append(item)
+        }
+        guard !byServer.isEmpty else { return [] }
+        var released: [SharedCredential] = []
+        for name in byServer.keys.sorted() {
+            let matches = byServer[name]!.sorted { $0.account < $1.account }
+            let accounts = matches.map(\.account)
+            let allowed: [Item]
+            switch consent.ask(.release(server: name, accounts: accounts)) {
+            case .declined: allowed = []
+            case .approved: allowed = matches
+            case .chose(let chosen): allowed = matches.filter { $0.account == chosen }
+            }
+            released += allowed.compactMap { item in
+                item.password.map { SharedCredential(server: name, account: item.account, password: $0) }
+            }
+        }
+        guard !released.isEmpty else {
+            throw KeychainError.canceled("releasing the saved password was declined")
+        }
+        return released
+    }
+
+    /// `SecCreateSharedWebCredentialPassword`: a new `xxx-xxx-xxx-xxx` password (`PasswordGenerator`).
+    public static func generatePassword() -> Secret {
+        PasswordGenerator.generate()
+    }
+
+    /// A new shared record: synchronizable, `whenUnlocked`.
+    static func record(server: ServerName, account: String, password: Secret, comment: String = "") -> Item {
+        Item(itemClass: .internetPassword, account: account, server: server.host,
+             protocol: server.scheme, port: server.port, comment: comment,
+             accessible: .whenUnlocked, synchronizable: true, password: password)
+    }
+}
