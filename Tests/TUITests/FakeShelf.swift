@@ -5,7 +5,7 @@ import KeyshelfVault
 
 /// An in-memory `Shelf` that asks consent like the domain layer (DESIGN §5).
 final class FakeShelf: Shelf {
-    var items: [CredentialRecord]
+    var items: [ShelfEntry]
     var passwords: [UUID: String]
     var generated = 0
     var master = "master"
@@ -15,7 +15,7 @@ final class FakeShelf: Shelf {
         items = []
         passwords = [:]
         for e in entries {
-            let record = CredentialRecord(server: e.server, port: e.port, account: e.account, store: e.store, comment: "note for \(e.account)")
+            let record = ShelfEntry(server: e.server, port: e.port, account: e.account, store: e.store, comment: "note for \(e.account)")
             items.append(record)
             passwords[record.id] = e.password
         }
@@ -29,20 +29,26 @@ final class FakeShelf: Shelf {
         ("日本語.example", nil, "太郎", "pw-taro", .local),
     ]
 
-    func records() throws -> [CredentialRecord] { items }
+    func records() throws -> [ShelfEntry] { items }
 
-    func password(of record: CredentialRecord) throws -> Secret { Secret(utf8: passwords[record.id]!) }
+    func password(of record: ShelfEntry, prompts: UserPrompts) throws -> Secret {
+        if record.requiresUserPresence {
+            guard let typed = prompts.askMasterPassword(reason: "show \(record.account)") else { throw ConsentDeclined("no master password") }
+            guard typed.unsafeString() == master else { throw TestError(message: "wrong master password (errSecAuthFailed -25293)") }
+        }
+        return Secret(utf8: passwords[record.id]!)
+    }
 
-    func add(server: String, account: String, password: Secret, store: Store, comment: String, consent: ConsentPrompt) throws {
+    func add(server: String, account: String, password: Secret, store: Store, comment: String, prompts: UserPrompts) throws {
         guard !server.contains(" ") else { throw TestError(message: "Invalid server \"\(server)\" (errSecParam -50).") }
-        let record = CredentialRecord(server: server, account: account, store: store, comment: comment)
+        let record = ShelfEntry(server: server, account: account, store: store, comment: comment)
         items.append(record)
         passwords[record.id] = password.unsafeString()
     }
 
-    func update(_ record: CredentialRecord, account: String, password: Secret?, comment: String, consent: ConsentPrompt) throws {
+    func update(_ record: ShelfEntry, account: String, password: Secret?, comment: String, prompts: UserPrompts) throws {
         if password != nil {
-            guard consent.ask(title: "Update Saved Password?", message: "Update \(record.account) for \(record.server)?", buttons: ["Not Now", "Update"]) == 1 else {
+            guard prompts.ask(title: "Update Saved Password?", message: "Update \(record.account) for \(record.server)?", buttons: ["Not Now", "Update"]) == 1 else {
                 throw ConsentDeclined()
             }
         }
@@ -52,8 +58,8 @@ final class FakeShelf: Shelf {
         if let password { passwords[record.id] = password.unsafeString() }
     }
 
-    func delete(_ record: CredentialRecord, consent: ConsentPrompt) throws {
-        guard consent.ask(title: "Delete Saved Password?", message: "Delete \(record.account) for \(record.server)?", buttons: ["Cancel", "Delete"]) == 1 else {
+    func delete(_ record: ShelfEntry, prompts: UserPrompts) throws {
+        guard prompts.ask(title: "Delete Saved Password?", message: "Delete \(record.account) for \(record.server)?", buttons: ["Cancel", "Delete"]) == 1 else {
             throw ConsentDeclined()
         }
         items.removeAll { $0.id == record.id }
@@ -64,9 +70,7 @@ final class FakeShelf: Shelf {
         return Secret(utf8: "abc-DEF-\(generated)45-xyz")
     }
 
-    func verifyMasterPassword(_ password: Secret) -> Bool { password.unsafeString() == master }
-
-    func login(server: String, consent: ConsentPrompt) throws -> CredentialRecord? {
+    func login(server: String, prompts: UserPrompts) throws -> ShelfEntry? {
         items.first { $0.serverWithPort == server && $0.store == .local } ?? items.first { $0.serverWithPort == server }
     }
 

@@ -16,14 +16,14 @@ public struct DomainIndex: Sendable {
         fileprivate var key: String
     }
 
-    public private(set) var records: [CredentialRecord]
+    public private(set) var records: [ShelfEntry]
     public private(set) var domains: [Domain]
     private var accountKeys: [String]
     /// Indexes into `domains` that match `query`, in display order.
     public private(set) var visible: [Int]
     public private(set) var query = ""
 
-    public init(records: [CredentialRecord]) {
+    public init(records: [ShelfEntry]) {
         self.records = records
         accountKeys = records.map { $0.account.lowercased() }
         var groups: [String: [Int]] = [:]

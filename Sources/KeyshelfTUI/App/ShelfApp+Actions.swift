@@ -29,7 +29,7 @@ extension ShelfApp {
             let store: Store = form.choice(at: 3) == 1 ? .local : .shared
             do {
                 try shelf.add(server: server, account: account, password: secret.secret(), store: store,
-                              comment: form.text(at: 4) ?? "", consent: self)
+                              comment: form.text(at: 4) ?? "", prompts: self)
             } catch {
                 return "\(error)"
             }
@@ -61,7 +61,7 @@ extension ShelfApp {
             }
             do {
                 try shelf.update(record, account: account, password: secret.isEmpty ? nil : secret.secret(),
-                                 comment: form.text(at: 2) ?? "", consent: self)
+                                 comment: form.text(at: 2) ?? "", prompts: self)
             } catch let declined as ConsentDeclined {
                 setStatus(declined.description)
                 return nil
@@ -78,7 +78,7 @@ extension ShelfApp {
     func deleteCredential() {
         guard let record = selectedRecord else { return setStatus("Select an account to delete.", error: true) }
         do {
-            try shelf.delete(record, consent: self)
+            try shelf.delete(record, prompts: self)
             revealed = nil
             reload()
             setStatus("Deleted \(record.account) from \(record.serverWithPort).")
@@ -91,15 +91,12 @@ extension ShelfApp {
 
     func copyPassword() {
         guard let record = selectedRecord else { return setStatus("Select an account first.", error: true) }
-        if record.requiresUserPresence, !confirmMasterPassword(reason: "needed to copy this password") {
-            return setStatus("Not copied.")
-        }
         do {
-            let password = try shelf.password(of: record)
+            let password = try shelf.password(of: record, prompts: self)
             clipboard.copy(password, now: now())
             setStatus("Copied the password of \(record.account); cleared in \(Int(clipboard.clearAfter)) s.")
         } catch {
-            setStatus("\(error)", error: true)
+            setStatus("Not copied: \(error)", error: true)
         }
     }
 
@@ -115,11 +112,8 @@ extension ShelfApp {
             revealed = nil
             return
         }
-        if record.requiresUserPresence, !confirmMasterPassword(reason: "this item asks for it before it is shown") {
-            return setStatus("Not revealed.")
-        }
         do {
-            let password = try shelf.password(of: record)
+            let password = try shelf.password(of: record, prompts: self)
             revealed = (record.id, password.unsafeString() ?? "(not UTF-8)")
             setStatus("Shown until you move or press r again.")
         } catch {
@@ -130,7 +124,7 @@ extension ShelfApp {
     func runLogin() {
         guard let domain = selectedDomain else { return setStatus("Select a domain first.", error: true) }
         do {
-            if let record = try shelf.login(server: domain.title, consent: self) {
+            if let record = try shelf.login(server: domain.title, prompts: self) {
                 reload(select: record.id)
                 pane = .accounts
                 setStatus("Login for \(domain.title): use \(record.account) (c copies the password).")

@@ -95,7 +95,7 @@ extension ShelfApp {
             let badge = (domain.hasLocal ? "L" : " ") + (domain.hasShared ? "S" : " ")
             let count = String(domain.members.count)
             let right = " \(count) \(badge)"
-            let nameWidth = inner - 1 - TerminalText.columns(right)
+            let nameWidth = inner - 2 - TerminalText.columns(right)
             screen.putPadded(" " + domain.title, row: row, column: 1, width: nameWidth + 1, role: role)
             screen.put(" \(count) ", row: row, column: 1 + nameWidth + 1, role: selected ? role : .dim)
             let badgeColumn = 1 + nameWidth + 1 + count.count + 2

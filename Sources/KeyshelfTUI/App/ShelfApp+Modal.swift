@@ -1,7 +1,7 @@
 import Foundation
 import KeyshelfCrypto
 
-extension ShelfApp: ConsentPrompt {
+extension ShelfApp: UserPrompts {
     /// Runs a nested key loop over the browser until `handle` returns true.
     ///
     /// Resizes redraw; an idle lock or the end of input feeds `.escape` to
@@ -108,22 +108,40 @@ extension ShelfApp: ConsentPrompt {
         return accepted ? password : nil
     }
 
-    /// Asks the master password again (for userPresence items); true when it matches.
-    func confirmMasterPassword(reason: String) -> Bool {
+    /// Asks the master password again (for userPresence items); nil when canceled.
+    public func askMasterPassword(reason: String) -> Secret? {
         let field = SecretField()
+        defer { field.clear() }
         let form = Form(title: "Master Password", fields: [Form.Field(label: "Password", input: .secret(field), hint: reason)])
-        var confirmed = false
+        var typed: Secret?
         run(form, secretIndex: nil) {
-            let candidate = field.secret()
-            field.clear()
-            if shelf.verifyMasterPassword(candidate) {
-                confirmed = true
-                return nil
-            }
-            return "Wrong master password (errSecAuthFailed -25293)."
+            guard !field.isEmpty else { return "Type the master password, or Esc to cancel." }
+            typed = field.secret()
+            return nil
         }
-        field.clear()
-        return confirmed
+        return typed
+    }
+
+    /// Login-flow step 3: a form for account and password, prefilled with the generated suggestion.
+    public func askCredential(server: String, account: String?, suggestion: Secret, failedAttempts: Int) -> (account: String, password: Secret)? {
+        let secret = SecretField()
+        defer { secret.clear() }
+        secret.set(suggestion)
+        let form = Form(title: "Log in to \(server)", fields: [
+            Form.Field(label: "Account", input: .text(TextField(account ?? ""))),
+            Form.Field(label: "Password", input: .secret(secret), hint: "a generated password is filled in · Ctrl-U clears"),
+        ])
+        if failedAttempts > 0 { form.error = "The check refused that credential (\(failedAttempts)); try another." }
+        var answer: (String, Secret)?
+        run(form, secretIndex: 1) {
+            let name = form.text(at: 0)?.trimmingCharacters(in: .whitespaces) ?? ""
+            form.fields[0].error = name.isEmpty ? "Enter the account (user name)" : nil
+            form.fields[1].error = secret.isEmpty ? "Enter a password, or Ctrl-G to generate one" : nil
+            if name.isEmpty || secret.isEmpty { return "Some fields need a value." }
+            answer = (name, secret.secret())
+            return nil
+        }
+        return answer.map { (account: $0.0, password: $0.1) }
     }
 
     func showHelp() {

@@ -6,7 +6,7 @@ import KeyshelfVault
 ///
 /// Runs modal dialogs and forms as nested key loops on the same `Screen`, so
 /// a consent question asked by the domain layer in the middle of an action
-/// is answered right there (`ConsentPrompt`).
+/// is answered right there (`UserPrompts`).
 public final class ShelfApp {
     /// Why `run` returned.
     public enum Exit: Equatable {
@@ -86,7 +86,7 @@ public final class ShelfApp {
         index.visible.indices.contains(domainList.selected) ? index.domains[index.visible[domainList.selected]] : nil
     }
 
-    var selectedRecord: CredentialRecord? {
+    var selectedRecord: ShelfEntry? {
         let accounts = index.accounts(ofVisible: domainList.selected)
         return accounts.indices.contains(accountList.selected) ? index.records[accounts[accountList.selected]] : nil
     }

@@ -147,8 +147,3 @@ public final class CursesScreen: Screen {
     deinit { stop() }
 }
 
-/// Restores the terminal from a signal handler (`endwin`), for Ctrl-C outside raw mode,
-/// SIGTERM, SIGHUP and crash signals.
-func restoreTerminalFromSignal() {
-    endwin()
-}

@@ -5,7 +5,7 @@ import KeyshelfVault
 ///
 /// Built from a keychain item by the `Shelf`; `server` is the Unicode
 /// display form (DESIGN §1), `port` is nil when it is the scheme's default.
-public struct CredentialRecord: Equatable, Sendable, Identifiable {
+public struct ShelfEntry: Equatable, Sendable, Identifiable {
     public var id: UUID
     /// Display form of the server (U-label), e.g. `bücher.example`.
     public var server: String
@@ -35,6 +35,8 @@ public struct CredentialRecord: Equatable, Sendable, Identifiable {
 
     /// `server` or `server:port`, as the domain pane shows it.
     public var serverWithPort: String {
-        port.map { "\(server):\($0)" } ?? server
+        guard let port else { return server }
+        // An IPv6 literal needs brackets before a port.
+        return server.contains(":") ? "[\(server)]:\(port)" : "\(server):\(port)"
     }
 }
