@@ -123,10 +123,10 @@ final class PromptBridge: Consent, UserPresencePrompt, LoginPrompt, @unchecked S
 }
 
 /// An unlocked `VaultSession` as the facade's `CredentialVault`.
-public final class SessionVault: CredentialVault {
-    public let session: VaultSession
+final class SessionVault: CredentialVault {
+    let session: VaultSession
 
-    public init(_ session: VaultSession) { self.session = session }
+    init(_ session: VaultSession) { self.session = session }
 
     public func loadItems() throws -> StoredItems {
         let contents = try session.contents()

@@ -17,6 +17,12 @@ public final class CursesScreen: Screen {
     /// - Parameter useColor: false for `NO_COLOR`.
     public init(theme: Theme, useColor: Bool) {
         ensureUTF8Locale()
+        // curses learns of resizes through SIGWINCH; a parent may have left it blocked or ignored.
+        var winch = sigset_t()
+        sigemptyset(&winch)
+        sigaddset(&winch, SIGWINCH)
+        sigprocmask(SIG_UNBLOCK, &winch, nil)
+        signal(SIGWINCH, SIG_DFL)
         set_escdelay(25)
         initscr()
         raw()
