@@ -4,7 +4,7 @@ import KeyshelfVault
 
 extension ShelfApp {
     /// Applies one key in the browser (DESIGN §7).
-    func handle(_ key: Key) {
+    public func handle(_ key: Key) {
         if key == .resize { return }
         let size = screen.size
         if size.rows < minimumSize.rows || size.columns < minimumSize.columns {
