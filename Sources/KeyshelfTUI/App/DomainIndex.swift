@@ -2,64 +2,112 @@ import Foundation
 
 /// Credentials grouped by server and filtered by a search query; pure data, no drawing.
 ///
-/// Built once per change of the vault content; `filter` is incremental so a
-/// keystroke in `/` search at 100k credentials stays well under a frame.
+/// Keeps the shelf's order (the domain facade sorts by server, then
+/// account). Built once per change of the vault content; the search text is
+/// built on the first search, so the first frame after unlock does not pay
+/// for it. At 100k credentials a keystroke's filter is one pass over that text.
 public struct DomainIndex: Sendable {
     /// One row of the domain pane.
     public struct Domain: Sendable, Equatable {
         /// `server` or `server:port`.
         public var title: String
-        /// Indexes into `records` of this domain's accounts, sorted by account.
+        /// Indexes into `records` of this domain's accounts, in the shelf's order.
         public var members: [Int]
         public var hasLocal: Bool
         public var hasShared: Bool
-        fileprivate var key: String
     }
 
     public private(set) var records: [ShelfEntry]
     public private(set) var domains: [Domain]
-    private var accountKeys: [String]
     /// Indexes into `domains` that match `query`, in display order.
     public private(set) var visible: [Int]
     public private(set) var query = ""
+    /// Lower-cased domain title and account names of every domain, each domain's
+    /// text ending in a NUL byte; `blobStarts[i]` is where domain i begins.
+    private var blob: [UInt8] = []
+    private var blobStarts: [Int] = []
 
     public init(records: [ShelfEntry]) {
         self.records = records
-        accountKeys = records.map { $0.account.lowercased() }
-        var groups: [String: [Int]] = [:]
+        var domains: [Domain] = []
+        var position: [String: Int] = [:]
+        var previousTitle: String?
+        var current = -1
         for (i, record) in records.enumerated() {
-            groups[record.serverWithPort, default: []].append(i)
+            let title = record.serverWithPort
+            if title != previousTitle {
+                // Records of one server usually arrive together; look up only at a change.
+                if let known = position[title] {
+                    current = known
+                } else {
+                    current = domains.count
+                    position[title] = current
+                    domains.append(Domain(title: title, members: [], hasLocal: false, hasShared: false))
+                }
+                previousTitle = title
+            }
+            domains[current].members.append(i)
+            if record.store == .local { domains[current].hasLocal = true } else { domains[current].hasShared = true }
         }
-        let recs = records
-        domains = groups.map { title, members in
-            let sorted = members.sorted { recs[$0].account.localizedStandardCompare(recs[$1].account) == .orderedAscending }
-            return Domain(title: title, members: sorted,
-                          hasLocal: members.contains { recs[$0].store == .local },
-                          hasShared: members.contains { recs[$0].store == .shared },
-                          key: title.lowercased())
-        }
-        domains.sort { $0.key < $1.key }
+        self.domains = domains
         visible = Array(domains.indices)
     }
 
     /// Keeps the domains whose title or any account contains `newQuery` (case-insensitive).
-    ///
-    /// When `newQuery` contains the previous query, only the previous matches are searched.
     public mutating func filter(_ newQuery: String) {
-        let needle = newQuery.lowercased()
-        let candidates: [Int] = (!query.isEmpty && needle.contains(query.lowercased())) ? visible : Array(domains.indices)
         query = newQuery
+        let needle = Array(newQuery.lowercased().utf8)
         guard !needle.isEmpty else {
             visible = Array(domains.indices)
             return
         }
-        visible = candidates.filter { matches(domain: $0, needle: needle) }
+        if blobStarts.isEmpty { buildBlob() }
+        var found: [Int] = []
+        blob.withUnsafeBufferPointer { hay in
+            needle.withUnsafeBufferPointer { pin in
+                let first = pin[0]
+                let last = hay.count - pin.count
+                var offset = 0
+                while offset <= last {
+                    guard hay[offset] == first, (1..<pin.count).allSatisfy({ hay[offset + $0] == pin[$0] }) else {
+                        offset += 1
+                        continue
+                    }
+                    let domain = domainIndex(atBlobOffset: offset)
+                    found.append(domain)
+                    offset = domain + 1 < blobStarts.count ? blobStarts[domain + 1] : hay.count
+                }
+            }
+        }
+        visible = found
     }
 
-    private func matches(domain index: Int, needle: String) -> Bool {
-        let domain = domains[index]
-        if domain.key.contains(needle) { return true }
-        return domain.members.contains { accountKeys[$0].contains(needle) }
+    private mutating func buildBlob() {
+        var bytes: [UInt8] = []
+        var starts: [Int] = []
+        starts.reserveCapacity(domains.count)
+        for domain in domains {
+            starts.append(bytes.count)
+            bytes += domain.title.lowercased().utf8
+            for member in domain.members {
+                bytes.append(0x0A)
+                bytes += records[member].account.lowercased().utf8
+            }
+            bytes.append(0)
+        }
+        blob = bytes
+        blobStarts = starts
+    }
+
+    /// The domain whose text contains blob offset `offset` (binary search).
+    private func domainIndex(atBlobOffset offset: Int) -> Int {
+        var low = 0
+        var high = blobStarts.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if blobStarts[mid] <= offset { low = mid } else { high = mid - 1 }
+        }
+        return low
     }
 
     /// The accounts of visible domain `position` to show: all of them when the
@@ -68,8 +116,8 @@ public struct DomainIndex: Sendable {
         guard visible.indices.contains(position) else { return [] }
         let domain = domains[visible[position]]
         let needle = query.lowercased()
-        if needle.isEmpty || domain.key.contains(needle) { return domain.members }
-        return domain.members.filter { accountKeys[$0].contains(needle) }
+        if needle.isEmpty || domain.title.lowercased().contains(needle) { return domain.members }
+        return domain.members.filter { records[$0].account.lowercased().contains(needle) }
     }
 
     /// The position in `visible` of the domain titled `title`, if shown.

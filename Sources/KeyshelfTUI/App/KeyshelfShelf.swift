@@ -8,7 +8,7 @@ import KeyshelfVault
 public final class KeyshelfShelf: Shelf {
     private let keyshelf: Keyshelf
     private let onLock: () -> Void
-    private var entries: [UUID: CredentialEntry] = [:]
+    private var entries: [CredentialEntry] = []
 
     /// - Parameters:
     ///   - vault: where the items live (`SessionVault` over an unlocked vault, or `MemoryVault`).
@@ -20,9 +20,8 @@ public final class KeyshelfShelf: Shelf {
     }
 
     public func records() throws -> [ShelfEntry] {
-        let all = keyshelf.entries()
-        entries = Dictionary(all.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        return all.map { entry in
+        entries = keyshelf.entries()
+        return entries.map { entry in
             ShelfEntry(id: entry.id, server: entry.server.displayHost, port: entry.server.reportedPort,
                        account: entry.account, store: entry.store, creationDate: entry.creationDate,
                        modificationDate: entry.modificationDate, comment: entry.comment,
@@ -31,7 +30,7 @@ public final class KeyshelfShelf: Shelf {
     }
 
     private func entry(_ record: ShelfEntry) throws -> CredentialEntry {
-        guard let entry = entries[record.id] else {
+        guard let entry = entries.first(where: { $0.id == record.id }) else {
             throw KeychainError(.itemNotFound, "\"\(record.account)\" on \(record.serverWithPort) is gone")
         }
         return entry
@@ -85,10 +84,11 @@ public final class KeyshelfShelf: Shelf {
     public func login(server: String, prompts: UserPrompts) throws -> ShelfEntry? {
         let name = try ServerName(parsing: server)
         let result = try asking(prompts) { try keyshelf.login(server: name, prompt: PromptBridge(prompts)) }
-        let found = try records().first {
-            $0.account == result.record.account && $0.store == result.record.store && entries[$0.id]?.server == result.record.server
-        }
-        return found
+        _ = try records()
+        guard let match = entries.first(where: {
+            $0.account == result.record.account && $0.store == result.record.store && $0.server == result.record.server
+        }) else { return nil }
+        return try records().first { $0.id == match.id }
     }
 
     public func lock() {
