@@ -81,8 +81,8 @@ extension ShelfApp {
         domainList.scrollToSelection(height: layout.domainRows)
         let inner = layout.leftWidth - 2
         if index.visible.isEmpty {
-            let message = index.domains.isEmpty ? "No credentials yet — press a to add" : "Nothing matches the search"
-            screen.put(message, row: layout.bodyTop + 1, column: 1, role: .dim, width: inner)
+            let message = index.domains.isEmpty ? "Empty: press a to add" : "Nothing matches"
+            screen.put(message, row: layout.bodyTop + 1, column: 2, role: .dim, width: inner - 2)
             return
         }
         for line in 0..<layout.domainRows {
@@ -171,7 +171,7 @@ extension ShelfApp {
         }
         let hints = searching
             ? "type to filter · Enter keep · Esc clear"
-            : "j/k move · Tab pane · / search · a add · e edit · d delete · g generate · c copy · u user · r reveal · L login · X lock · ? help · q quit"
+            : "? help · q quit · / search · a add · e edit · d delete · g generate · c copy · u user · r reveal · L login · X lock · Tab pane"
         screen.put(" " + TerminalText.truncate(hints, toColumns: layout.columns - 2), row: layout.rows - 1, column: 0, role: .dim)
     }
 
