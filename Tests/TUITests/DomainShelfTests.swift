@@ -19,6 +19,7 @@ import KeyshelfVault
 
     func run(_ vault: MemoryVault, _ keys: [Key?]) throws -> RecordingScreen {
         let screen = RecordingScreen(rows: 30, columns: 100)
+        screen.keepsFrames = true
         screen.pendingKeys = keys
         let (clipboard, _) = recordingClipboard()
         _ = ShelfApp(screen: screen, shelf: try KeyshelfShelf(vault: vault), clipboard: clipboard).run()
@@ -88,5 +89,22 @@ import KeyshelfVault
         _ = try run(vault, [.tab, .character("e"), .tab, .character("x"), .control("s"), .tab, .enter])
         let updated = try #require(try Keyshelf(vault: vault).entries().first { $0.account == "anna" })
         #expect(try Keyshelf(vault: vault).reveal(updated).unsafeString() == "x")
+    }
+
+    @Test func loginUsesTheLocalStoreFirstAndAsksBeforeReleasingShared() throws {
+        let vault = try vault()
+        let local = try run(vault, [.character("j"), .character("L")] + "correct horse".map { Key.character($0) } + [.enter])
+        #expect(local.text.contains("Login for git.example.org:8443: use deploy"))
+
+        // Declining the release goes on to the prompt (step 3), which saves nothing when canceled.
+        let declined = try run(vault, [.character("L"), .escape, .escape])
+        let dialog = try #require(declined.frames.first { $0.contains("Use Saved Password for bücher.example?") })
+        #expect(dialog.contains("[ Not Now ]  [ anna ]"))
+        #expect(declined.frames.contains { $0.contains("Log in to bücher.example") })
+        #expect(declined.text.contains("Canceled"))
+        #expect(try accounts(vault) == ["anna", "deploy"])
+
+        let chosen = try run(vault, [.character("L"), .tab, .enter])
+        #expect(chosen.text.contains("Login for bücher.example: use anna"))
     }
 }

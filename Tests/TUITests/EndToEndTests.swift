@@ -99,4 +99,31 @@ import KeyshelfVault
         try tmux.send("q")
         try tmux.waitFor("EXITED 0")
     }
+
+    @Test func sigtermRestoresTheTerminal() throws {
+        let tmux = try started()
+        let shell = try tmux.tmux(["display", "-p", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let children = try String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)
+        let pid = try #require(children.split(separator: " ").first.flatMap { Int32($0) })
+        kill(pid, SIGTERM)
+        let screen = try tmux.waitFor("EXITED 143")
+        // Back on the normal screen: the browser is gone and the alternate screen was left.
+        #expect(!screen.contains("Domains"))
+        #expect(try tmux.tmux(["display", "-p", "#{alternate_on}"]).trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+    }
+
+    @Test func noColorAndThemesStartAndAnUnknownThemeIsRefused() throws {
+        let tmux = try TmuxSession(samples: Self.samples)
+        try tmux.start(arguments: "--theme nope")
+        try tmux.waitFor("EXITED 2")
+        #expect(try tmux.screen().contains("nope.theme"))
+
+        let light = try TmuxSession(samples: Self.samples)
+        try light.start(arguments: "--theme light")
+        try light.waitFor("bücher.example")
+
+        let plain = try TmuxSession(samples: Self.samples)
+        try plain.start(environment: "NO_COLOR=1")
+        try plain.waitFor("bücher.example")
+    }
 }

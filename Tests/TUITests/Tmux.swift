@@ -39,10 +39,10 @@ final class TmuxSession {
     }
 
     /// Starts `keyshelf --vault DIR` (password from the file) in a `columns`×`rows` window.
-    func start(columns: Int = 100, rows: Int = 30, arguments: String = "") throws {
+    func start(columns: Int = 100, rows: Int = 30, arguments: String = "", environment: String = "") throws {
         let binary = try #require(TmuxSession.binary, "build the keyshelf executable first (swift build)")
         let vault = folder.appendingPathComponent("vault").path
-        let command = "env TERM=xterm-256color LANG=C.UTF-8 XDG_CONFIG_HOME=\(folder.path) "
+        let command = "env TERM=xterm-256color LANG=C.UTF-8 XDG_CONFIG_HOME=\(folder.path) \(environment) "
             + "KEYSHELF_PASSWORD_FILE=\(folder.appendingPathComponent("password").path) "
             + "\(binary.path) --vault \(vault) \(arguments); echo EXITED $?; sleep 30"
         try tmux(["-f", "/dev/null", "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", command])

@@ -53,7 +53,14 @@ public final class RecordingScreen: Screen {
         cells = Array(repeating: Array(repeating: Cell(text: " ", role: .normal), count: size.columns), count: size.rows)
     }
 
-    public func refresh() { refreshCount += 1 }
+    /// When true, `refresh` appends the screen's text to `frames` (for tests that look at a dialog that has since closed).
+    public var keepsFrames = false
+    public private(set) var frames: [String] = []
+
+    public func refresh() {
+        refreshCount += 1
+        if keepsFrames { frames.append(text) }
+    }
 
     public func setCursor(row: Int, column: Int, visible: Bool) {
         cursor = visible ? (row, column) : nil
