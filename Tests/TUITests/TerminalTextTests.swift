@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import KeyshelfTUI
 
@@ -68,5 +69,14 @@ import Testing
         screen.put("e\u{301}x", row: 0, column: 0, role: .normal)
         #expect(screen.cells[0][0].text == "e\u{301}")
         #expect(screen.cells[0][1].text == "x")
+    }
+}
+
+@Suite struct ClipboardTests {
+    @Test func base64MatchesFoundation() {
+        for text in ["", "a", "ab", "abc", "abcd", "pässwörd-日本", "\u{0}\u{FF}x"] {
+            let bytes = Array(text.utf8)
+            #expect(String(decoding: Clipboard.base64(bytes), as: UTF8.self) == Data(bytes).base64EncodedString())
+        }
     }
 }

@@ -40,7 +40,11 @@ public final class Clipboard {
 
     /// Puts `value` on the clipboard and starts the clear timer.
     public func copy(_ value: Secret, now: Date) {
-        value.withUnsafeBytes { send(Array($0)) }
+        value.withUnsafeBytes { raw in
+            var bytes = Array(raw)
+            send(bytes)
+            bytes.withUnsafeMutableBytes { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) }
+        }
         copied = value.detached()
         clearAt = now.addingTimeInterval(clearAfter)
     }
@@ -65,11 +69,31 @@ public final class Clipboard {
     }
 
     private func send(_ bytes: [UInt8]) {
-        var sequence = Array("\u{1B}]52;c;".utf8)
-        sequence += Array(Data(bytes).base64EncodedString().utf8)
+        var sequence = Array("\u{1B}]52;c;".utf8) + Clipboard.base64(bytes)
         sequence.append(0x07)
         writeTerminal(sequence)
         if let tool { _ = run(tool.copy, input: bytes) }
+        // Plain arrays cannot be locked, but they need not outlive the write.
+        sequence.withUnsafeMutableBytes { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) }
+    }
+
+    /// Standard base64 (RFC 4648) into bytes, so the secret never becomes a `String`.
+    static func base64(_ input: [UInt8]) -> [UInt8] {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity((input.count + 2) / 3 * 4)
+        var i = 0
+        while i < input.count {
+            let b0 = Int(input[i])
+            let b1 = i + 1 < input.count ? Int(input[i + 1]) : 0
+            let b2 = i + 2 < input.count ? Int(input[i + 2]) : 0
+            out.append(alphabet[b0 >> 2])
+            out.append(alphabet[((b0 & 0x03) << 4) | (b1 >> 4)])
+            out.append(i + 1 < input.count ? alphabet[((b1 & 0x0F) << 2) | (b2 >> 6)] : UInt8(ascii: "="))
+            out.append(i + 2 < input.count ? alphabet[b2 & 0x3F] : UInt8(ascii: "="))
+            i += 3
+        }
+        return out
     }
 
     private func run(_ command: [String], input: [UInt8]?) -> [UInt8]? {

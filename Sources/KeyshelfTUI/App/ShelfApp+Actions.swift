@@ -114,7 +114,7 @@ extension ShelfApp {
         }
         do {
             let password = try shelf.password(of: record, prompts: self)
-            revealed = (record.id, password.unsafeString() ?? "(not UTF-8)")
+            revealed = (record.id, password)
             setStatus("Shown until you move or press r again.")
         } catch {
             setStatus("\(error)", error: true)

@@ -142,7 +142,7 @@ extension ShelfApp {
         lines.append(("Account", record.account, .normal))
         lines.append(("Server", record.serverWithPort, .normal))
         if let revealed, revealed.id == record.id {
-            lines.append(("Password", revealed.text, .accent))
+            lines.append(("Password", revealed.password.unsafeString() ?? "(not UTF-8 text)", .accent))
         } else {
             lines.append(("Password", "••••••••••••   r reveal · c copy", .dim))
         }

@@ -31,7 +31,8 @@ public final class ShelfApp {
     var searchField = TextField()
     var status = ""
     var statusIsError = false
-    var revealed: (id: UUID, text: String)?
+    /// The password shown by `r`, kept as a `Secret` and turned into text only while drawing.
+    var revealed: (id: UUID, password: Secret)?
     var lastActivity: Date
     var lockRequested = false
     var quitRequested = false
