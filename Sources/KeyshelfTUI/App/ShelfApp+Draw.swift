@@ -60,17 +60,18 @@ extension ShelfApp {
     private func drawTitle(_ layout: Layout) {
         screen.fill(row: 0, column: 0, width: layout.columns, role: .title)
         let counts = "\(index.visible.count)/\(index.domains.count) domains · \(index.records.count) accounts"
-        screen.put(" \(title)", row: 0, column: 0, role: .title, width: layout.columns)
-        if searching || !searchField.text.isEmpty {
-            let label = " /"
-            let fieldWidth = min(30, layout.columns / 3)
+        let showsSearch = searching || !searchField.text.isEmpty
+        let fieldWidth = min(30, layout.columns / 3)
+        let rightWidth = showsSearch ? fieldWidth + 4 : TerminalText.columns(counts) + 2
+        let titleWidth = max(0, layout.columns - rightWidth - 1)
+        screen.putPadded(" " + title, row: 0, column: 0, width: titleWidth, role: .title)
+        if showsSearch {
             let column = layout.columns - fieldWidth - 3
-            screen.put(label, row: 0, column: column - 1, role: .title, width: 2)
+            screen.put(" /", row: 0, column: column - 1, role: .title, width: 2)
             let cursor = searchField.draw(on: screen, row: 0, column: column + 1, width: fieldWidth, role: .input)
             if searching { screen.setCursor(row: 0, column: cursor, visible: true) }
         } else {
-            let w = TerminalText.columns(counts)
-            screen.put(counts + " ", row: 0, column: max(0, layout.columns - w - 1), role: .title)
+            screen.put(counts + " ", row: 0, column: max(0, layout.columns - TerminalText.columns(counts) - 1), role: .title)
         }
     }
 
@@ -159,7 +160,8 @@ extension ShelfApp {
         for (i, line) in lines.prefix(height - 2).enumerated() {
             let row = top + 1 + i
             screen.put(line.0, row: row, column: left + 2, role: .dim, width: labelWidth)
-            screen.put(line.1, row: row, column: left + 2 + labelWidth, role: line.2, width: valueWidth)
+            screen.put(TerminalText.truncate(TerminalText.sanitize(line.1), toColumns: valueWidth),
+                       row: row, column: left + 2 + labelWidth, role: line.2, width: valueWidth)
         }
     }
 
