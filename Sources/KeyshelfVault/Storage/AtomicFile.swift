@@ -23,6 +23,7 @@ enum AtomicFile {
     static func replace(directory: String, name: String, header: [UInt8], payload: [UInt8], expected: FileIdentity?) throws -> FileIdentity {
         let path = directory + "/" + name
         try checkUnchanged(path, expected: expected)
+        removeStaleTemporaryFiles(directory: directory, name: name)
         let temporary = directory + "/." + name + "." + String(getpid()) + "." + Random.bytes(6).map { String($0, radix: 16) }.joined() + ".tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw FileSystem.ioError(temporary, "create a temporary file") }
@@ -46,6 +47,15 @@ enum AtomicFile {
         return FileIdentity(s)
     }
 
+    /// Removes temporary files left by a writer that was killed. Callers hold
+    /// the directory's lock, so no live writer owns one.
+    private static func removeStaleTemporaryFiles(directory: String, name: String) {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for entry in entries where entry.hasPrefix("." + name + ".") && entry.hasSuffix(".tmp") {
+            unlink(directory + "/" + entry)
+        }
+    }
+
     static func checkUnchanged(_ path: String, expected: FileIdentity?) throws {
         guard try FileSystem.identity(of: path) == expected else {
             throw VaultError(.changedOnDisk, file: path, reason: "changed on disk since it was read (another program replaced it); nothing was written — reopen the vault and try again")
@@ -64,8 +74,12 @@ enum AtomicFile {
             }
         }
         unlink(backup(1))
-        guard link(directory + "/" + name, backup(1)) == 0 else {
-            throw FileSystem.ioError(backup(1), "keep a backup of the previous version")
+        guard link(directory + "/" + name, backup(1)) != 0 else { return }
+        // A file system without hard links: copy instead.
+        do {
+            try FileManager.default.copyItem(atPath: directory + "/" + name, toPath: backup(1))
+        } catch {
+            throw VaultError(.io, file: backup(1), reason: "cannot keep a backup of the previous version: \(error.localizedDescription)")
         }
     }
 }
