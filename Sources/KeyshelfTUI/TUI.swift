@@ -77,7 +77,7 @@ public enum TUI {
             guard let unlocked = session else { return 0 }
             let shelf: KeyshelfShelf
             do {
-                shelf = try KeyshelfShelf(vault: SessionVault(unlocked), onLock: { unlocked.lock() })
+                shelf = try KeyshelfShelf(vault: unlocked, onLock: { unlocked.lock() })
             } catch {
                 screen.stop()
                 return fail("\(error)", code: (error as? VaultError)?.exitCode ?? 1)

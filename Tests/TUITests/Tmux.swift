@@ -29,7 +29,7 @@ final class TmuxSession {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let session = try VaultDirectory(url: folder.appendingPathComponent("vault"))
             .create(password: Secret(utf8: "e2e-master"), limits: .minimum)
-        let keyshelf = try Keyshelf(vault: SessionVault(session), consent: ApproveAll())
+        let keyshelf = try Keyshelf(vault: session, consent: ApproveAll())
         for s in samples {
             try keyshelf.add(server: try ServerName(parsing: s.server), account: s.account,
                              password: Secret(utf8: "pw-\(s.account)"), to: s.store, comment: s.comment)

@@ -44,7 +44,7 @@ enum DemoData {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("keyshelf-demo-\(UUID().uuidString)")
         let directory = VaultDirectory(url: folder.appendingPathComponent("vault"))
         let session = try directory.create(password: Secret(utf8: password), limits: .interactive)
-        let keyshelf = try Keyshelf(vault: SessionVault(session), consent: ApproveAll())
+        let keyshelf = try Keyshelf(vault: session, consent: ApproveAll())
         for sample in samples {
             try keyshelf.add(server: try ServerName(parsing: sample.server), account: sample.account,
                              password: Keyshelf.generatePassword(), to: sample.store, comment: sample.comment,

@@ -11,7 +11,7 @@ public final class KeyshelfShelf: Shelf {
     private var entries: [CredentialEntry] = []
 
     /// - Parameters:
-    ///   - vault: where the items live (`SessionVault` over an unlocked vault, or `MemoryVault`).
+    ///   - vault: where the items live (an unlocked `VaultSession`, or a `MemoryVault`).
     ///   - onLock: wipes the keys (e.g. `VaultSession.lock`).
     /// - Throws: the vault's error when it cannot be read.
     public init(vault: any CredentialVault, onLock: @escaping () -> Void = {}) throws {
@@ -119,31 +119,5 @@ final class PromptBridge: Consent, UserPresencePrompt, LoginPrompt, @unchecked S
     func credential(for server: ServerName, account: String?, suggestion: Secret, failedAttempts: Int) -> PromptedCredential? {
         prompts?.askCredential(server: server.display, account: account, suggestion: suggestion, failedAttempts: failedAttempts)
             .map { PromptedCredential(account: $0.account, password: $0.password) }
-    }
-}
-
-/// An unlocked `VaultSession` as the facade's `CredentialVault`.
-final class SessionVault: CredentialVault {
-    let session: VaultSession
-
-    init(_ session: VaultSession) { self.session = session }
-
-    public func loadItems() throws -> StoredItems {
-        let contents = try session.contents()
-        return StoredItems(local: contents.local, shared: contents.shared)
-    }
-
-    public func modifyItems<T>(_ body: (inout StoredItems) throws -> T) throws -> T {
-        try session.modify { contents in
-            var items = StoredItems(local: contents.local, shared: contents.shared)
-            let result = try body(&items)
-            contents.local = items.local
-            contents.shared = items.shared
-            return result
-        }
-    }
-
-    public func verifyPassword(_ password: Secret) -> Bool {
-        session.verifyPassword(password)
     }
 }
