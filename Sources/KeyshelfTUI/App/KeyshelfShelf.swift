@@ -21,8 +21,17 @@ public final class KeyshelfShelf: Shelf {
 
     public func records() throws -> [ShelfEntry] {
         entries = keyshelf.entries()
+        // Entries come grouped by server: build each server's title once.
+        var previous: (server: ServerName, title: String)?
         return entries.map { entry in
-            ShelfEntry(id: entry.id, server: entry.server.displayHost, port: entry.server.reportedPort,
+            let title: String
+            if let previous, previous.server == entry.server {
+                title = previous.title
+            } else {
+                title = ShelfEntry.title(server: entry.server.displayHost, port: entry.server.reportedPort)
+                previous = (entry.server, title)
+            }
+            return ShelfEntry(id: entry.id, server: entry.server.displayHost, port: entry.server.reportedPort, serverWithPort: title,
                        account: entry.account, store: entry.store, creationDate: entry.creationDate,
                        modificationDate: entry.modificationDate, comment: entry.comment,
                        requiresUserPresence: entry.accessControl == .userPresence)
