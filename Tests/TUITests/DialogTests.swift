@@ -58,6 +58,13 @@ import Testing
         #expect(field.text == "ac")
         _ = field.handle(.control("u"))
         #expect(field.text.isEmpty)
+        _ = field.handle(.character("\u{1B}"))
+        _ = field.handle(.character("\u{9B}"))
+        #expect(field.text.isEmpty)
+        #expect(Key(wideCharacter: 0) == .other(0))
+        #expect(Key(wideCharacter: 0x1B) == .escape)
+        #expect(Key(wideCharacter: 0x03) == .control("c"))
+        #expect(Key(wideCharacter: 0xE9) == .character("é"))
     }
 
     @Test func secretFieldMasksAndRemovesWholeCharacters() {

@@ -26,6 +26,7 @@ extension Key {
         case 0x1B: self = .escape
         case 0x7F, 0x08: self = .backspace
         case 0x01...0x1A: self = .control(Character(Unicode.Scalar(value + 0x60)!))
+        case 0x00, 0x1C...0x1F, 0x80...0x9F: self = .other(Int32(value))
         default:
             if let scalar = Unicode.Scalar(value) {
                 self = .character(Character(scalar))
@@ -33,5 +34,12 @@ extension Key {
                 self = .other(Int32(bitPattern: value))
             }
         }
+    }
+}
+
+extension Key {
+    /// Whether `character` holds a C0 or C1 control or DEL, which a field never accepts.
+    static func isControl(_ character: Character) -> Bool {
+        character.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
     }
 }

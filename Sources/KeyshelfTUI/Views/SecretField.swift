@@ -24,6 +24,7 @@ public final class SecretField {
     public func handle(_ key: Key) -> Bool {
         switch key {
         case .character(let c):
+            guard !Key.isControl(c) else { return true }
             let bytes = Array(String(c).utf8)
             guard byteCount + bytes.count <= capacity else { return true }
             buffer.withUnsafeMutableBytes { raw in

@@ -17,6 +17,7 @@ public struct TextField: Equatable, Sendable {
     public mutating func handle(_ key: Key) -> Bool {
         switch key {
         case .character(let c):
+            guard !Key.isControl(c) else { return true }
             let index = text.index(text.startIndex, offsetBy: cursor)
             text.insert(c, at: index)
             cursor += 1
