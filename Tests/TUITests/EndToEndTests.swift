@@ -126,4 +126,32 @@ import KeyshelfVault
         try plain.start(environment: "NO_COLOR=1")
         try plain.waitFor("bücher.example")
     }
+
+    @Test func copyGoesToTheClipboardThroughOSC52() throws {
+        let tmux = try started()
+        try tmux.tmux(["set", "-g", "set-clipboard", "on"])
+        try tmux.send("Tab", "c")
+        try tmux.waitFor("Copied the password of anna")
+        let deadline = Date().addingTimeInterval(5)
+        var buffer = ""
+        while Date() < deadline, buffer != "pw-anna" {
+            buffer = try tmux.tmux(["show-buffer"])
+            Thread.sleep(forTimeInterval: 0.03)
+        }
+        #expect(buffer == "pw-anna")
+    }
+
+    @Test func idleAutoLockReturnsToTheUnlockScreen() throws {
+        let tmux = try TmuxSession(samples: Self.samples)
+        let config = tmux.folder.appendingPathComponent("keyshelf")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        try "auto-lock = 1\n".write(to: config.appendingPathComponent("config"), atomically: true, encoding: .utf8)
+        try tmux.start()
+        try tmux.waitFor("bücher.example")
+        let locked = try tmux.waitFor("Unlock keyshelf")
+        #expect(!locked.contains("bücher.example"))
+        try tmux.type("e2e-master")
+        try tmux.send("Enter")
+        try tmux.waitFor("bücher.example")
+    }
 }
