@@ -33,8 +33,8 @@ public struct DomainIndex: Sendable {
         var position: [String: Int] = [:]
         var previousTitle: String?
         var current = -1
-        for (i, record) in records.enumerated() {
-            let title = record.serverWithPort
+        for i in records.indices {
+            let title = records[i].serverWithPort
             if title != previousTitle {
                 // Records of one server usually arrive together; look up only at a change.
                 if let known = position[title] {
@@ -47,7 +47,7 @@ public struct DomainIndex: Sendable {
                 previousTitle = title
             }
             domains[current].members.append(i)
-            if record.store == .local { domains[current].hasLocal = true } else { domains[current].hasShared = true }
+            if records[i].store == .local { domains[current].hasLocal = true } else { domains[current].hasShared = true }
         }
         self.domains = domains
         visible = Array(domains.indices)
