@@ -95,8 +95,9 @@ import KeyshelfVault
     @Test func generatorShowsAPasswordGAgainReplacesItAndUseFillsTheAddForm() {
         let shelf = FakeShelf()
         let keys: [Key?] = [.character("g"), .character("g"), .tab, .enter] + chars("new-user") + [.enter, .enter, .enter, .enter]
-        let (_, screen, _) = app(shelf, keys: keys)
+        let (app, screen, _) = app(shelf, keys: keys)
         #expect(shelf.generated == 2)
+        #expect(app.selectedRecord?.account == "new-user")
         let added = shelf.items.first { $0.account == "new-user" }
         #expect(added != nil)
         #expect(added.map { shelf.passwords[$0.id] } == "abc-DEF-245-xyz")

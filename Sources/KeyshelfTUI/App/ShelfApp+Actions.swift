@@ -33,10 +33,12 @@ extension ShelfApp {
             } catch {
                 return "\(error)"
             }
+            // Select what was saved: the one id that was not there before (none when an update).
+            let before = Set(index.records.map(\.id))
             searchField = TextField()
             reload()
-            if let added = index.records.first(where: { $0.account == account && $0.store == store && $0.modificationDate == index.records.map(\.modificationDate).max() }) {
-                reload(select: added.id)
+            if let added = index.records.first(where: { !before.contains($0.id) }) {
+                select(id: added.id)
             }
             setStatus("Saved \(account) for \(server).")
             return nil

@@ -54,10 +54,11 @@ public final class ShelfApp {
         reload()
     }
 
-    /// Reads the records again from the shelf, keeping the selection where it can.
+    /// Reads the records again from the shelf, keeping the selection where it can
+    /// (or moving it to the record `id`).
     func reload(select id: UUID? = nil) {
         let previousTitle = selectedDomain?.title
-        let previousAccount = id ?? selectedRecord?.id
+        let previousAccount = selectedRecord?.id
         do {
             index = DomainIndex(records: try shelf.records())
         } catch {
@@ -66,12 +67,19 @@ public final class ShelfApp {
         }
         index.filter(searchField.text)
         domainList.setCount(index.visible.count)
-        if let id, let record = index.records.first(where: { $0.id == id }), let pos = index.position(ofTitle: record.serverWithPort) {
-            domainList.select(pos)
-        } else if let previousTitle, let pos = index.position(ofTitle: previousTitle) {
+        if let previousTitle, let pos = index.position(ofTitle: previousTitle) {
             domainList.select(pos)
         }
         syncAccounts(select: previousAccount)
+        if let id { select(id: id) }
+    }
+
+    /// Selects the record `id` in both panes, when it is shown.
+    func select(id: UUID) {
+        guard let record = index.records.first(where: { $0.id == id }), let pos = index.position(ofTitle: record.serverWithPort) else { return }
+        domainList.select(pos)
+        accountList = ListState()
+        syncAccounts(select: id)
     }
 
     /// Recomputes the account list for the selected domain.
