@@ -55,6 +55,7 @@ import Testing
         #expect(Color.index(12).degraded(toColors: 8) == .index(4))
         #expect(Color.index(236).degraded(toColors: 16) == .index(0))
         #expect(Color.terminalDefault.degraded(toColors: 8) == .terminalDefault)
+        #expect(Color.index(245).degraded(toColors: 8) == .index(7), "grey must stay readable on a dark background")
     }
 
     @Test func configFileSettings() {

@@ -50,7 +50,11 @@ public final class CursesScreen: Screen {
             var pair: Int16 = 0
             if colorful, index + 1 < Int(keyshelf_color_pairs()) {
                 pair = Int16(index + 1)
-                init_pair(pair, curses(style.foreground, colors: colors), curses(style.background, colors: colors))
+                var foreground = curses(style.foreground, colors: colors)
+                let background = curses(style.background, colors: colors)
+                // Two colours that degrade to one would hide the text.
+                if foreground == background && foreground >= 0 { foreground = -1 }
+                init_pair(pair, foreground, background)
             }
             roleAttributes[role] = (attr, pair)
         }

@@ -29,12 +29,15 @@ public enum Color: Equatable, Sendable {
     /// This colour on a terminal with `available` colours (256, 16, 8).
     ///
     /// 256-colour indexes go to the nearest of the 16 basic colours by RGB
-    /// distance; on 8 colours the bright half folds onto the basic half.
+    /// distance; on 8 colours the bright half folds onto the basic half
+    /// (grey, 8, onto white, 7).
     public func degraded(toColors available: Int) -> Color {
         guard case .index(let n) = self else { return self }
         if available >= 256 || n < available { return self }
         let sixteen = n < 16 ? n : Color.nearestBasic(n)
-        return .index(available >= 16 ? sixteen : sixteen % 8)
+        if available >= 16 { return .index(sixteen) }
+        // Bright black (grey) would become black, unreadable on a dark background: use white.
+        return .index(sixteen == 8 ? 7 : sixteen % 8)
     }
 
     /// xterm's RGB value of index `n`.
