@@ -21,4 +21,8 @@ static inline attr_t keyshelf_a_underline(void) { return A_UNDERLINE; }
 static inline attr_t keyshelf_a_dim(void) { return A_DIM; }
 static inline attr_t keyshelf_a_normal(void) { return A_NORMAL; }
 static inline int keyshelf_key_f(int n) { return KEY_F(n); }
+static inline attr_t keyshelf_color_pair(int n) { return COLOR_PAIR(n); }
+// glibc declares wcwidth only under _XOPEN_SOURCE, which SwiftPM drops.
+extern int wcwidth(wchar_t c);
+static inline int keyshelf_wcwidth(unsigned int c) { return wcwidth((wchar_t)c); }
 #endif

@@ -1,5 +1,7 @@
+import CCurses
 import Foundation
 import KeyshelfCrypto
+import KeyshelfVault
 
 /// What the CLI hands the TUI when it starts it (`keyshelf`, `keyshelf demo`).
 public struct TUIOptions: Sendable {
@@ -24,9 +26,93 @@ public struct TUIOptions: Sendable {
 /// Entry point of the terminal UI.
 public enum TUI {
     /// Runs the TUI until the user quits.
-    /// - Returns: the process exit code (DESIGN §8).
+    ///
+    /// Errors that happen before the screen starts (unknown theme, wrong
+    /// password given by `--password-fd`, damaged vault) are printed to
+    /// standard error with their exit code; the terminal is restored on every
+    /// exit path, including SIGTERM, SIGHUP and crash signals.
+    /// - Returns: the process exit code (DESIGN §8): 0 quit, 1 other error,
+    ///   2 bad theme, 5 wrong password, 7 damaged vault.
     public static func run(_ options: TUIOptions) -> Int32 {
-        FileHandle.standardError.write(Data("keyshelf: the terminal UI is not built yet\n".utf8))
-        return 1
+        let environment = ProcessInfo.processInfo.environment
+        let (configuration, problems) = TUIConfiguration.load(environment: environment)
+        let theme: Theme
+        do {
+            theme = try Theme.load(named: options.theme ?? configuration.theme ?? "dark", searchPaths: Theme.searchPaths(environment: environment))
+        } catch {
+            return fail("\(error)", code: 2)
+        }
+        var directory = VaultDirectory(url: options.vaultDirectory)
+        var session: VaultSession?
+        var demoFolder: URL?
+        var title = "keyshelf · \(TerminalText.sanitize(directory.url.path))"
+        do {
+            if options.demo {
+                let demo = try DemoData.makeVault()
+                demoFolder = demo.folder
+                session = demo.session
+                directory = demo.session.directory
+                title = "keyshelf demo · throwaway vault, master password \"\(DemoData.password)\""
+            } else if let password = options.password {
+                session = try directory.unlock(password: password)
+            }
+        } catch let error as VaultError {
+            return fail(error.description, code: error.exitCode)
+        } catch {
+            return fail("\(error)", code: 1)
+        }
+        defer {
+            if let demoFolder { try? FileManager.default.removeItem(at: demoFolder) }
+        }
+
+        installSignalHandlers()
+        let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
+        let screen = CursesScreen(theme: theme, useColor: !noColor)
+        defer { screen.stop() }
+        var firstStatus = problems.first
+        while true {
+            if session == nil {
+                session = UnlockScreen(screen: screen, directory: directory).run()
+            }
+            guard let unlocked = session else { return 0 }
+            let shelf: KeyshelfShelf
+            do {
+                shelf = try KeyshelfShelf(vault: unlocked, onLock: { unlocked.lock() })
+            } catch {
+                screen.stop()
+                return fail("\(error)", code: (error as? VaultError)?.exitCode ?? 1)
+            }
+            let app = ShelfApp(screen: screen, shelf: shelf, configuration: configuration, title: title)
+            if let message = firstStatus {
+                app.setStatus(message, error: true)
+                firstStatus = nil
+            }
+            switch app.run() {
+            case .quit:
+                app.clipboard.clearNow()
+                unlocked.lock()
+                return 0
+            case .locked:
+                session = nil
+            }
+        }
+    }
+
+    private static func fail(_ message: String, code: Int32) -> Int32 {
+        FileHandle.standardError.write(Data("keyshelf: \(TerminalText.sanitize(message))\n".utf8))
+        return code
+    }
+
+    /// Restores the terminal before the process dies of a signal: terminating
+    /// signals and crashes (`fatalError` traps) alike, then re-raises the
+    /// signal with its default action so the exit status stays truthful.
+    private static func installSignalHandlers() {
+        for sig in [SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP] {
+            signal(sig) { received in
+                endwin()
+                signal(received, SIG_DFL)
+                raise(received)
+            }
+        }
     }
 }

@@ -1,3 +1,103 @@
+import Foundation
+import KeyshelfCredentials
+import KeyshelfCrypto
+import KeyshelfTUI
+import KeyshelfVault
+
+// TUI cost at 100k credentials (issue 4 item 11), on the recording screen
+// (100×30) so only keyshelf's own work is timed, not the terminal:
+// - first frame after unlock, excluding Argon2id and file decryption: from
+//   the decoded items to a drawn browser (domain facade index, TUI index,
+//   layout, one frame). Target ≤ 100 ms.
+// - search: one keystroke in `/` (filter + frame). Target ≤ 16 ms.
 func runTUIBenchmarks() throws {
-    print("not written yet")
+    let count = 100_000
+    let items = TUIBench.items(count: count)
+    print("credentials: \(count) in \(count / 5) domains")
+
+    var firstFrames: [Double] = []
+    var app: ShelfApp?
+    var screen = RecordingScreen(rows: 30, columns: 100)
+    for _ in 0..<5 {
+        screen = RecordingScreen(rows: 30, columns: 100)
+        let start = DispatchTime.now()
+        let shelf = try KeyshelfShelf(vault: MemoryVault(items: items))
+        let browser = ShelfApp(screen: screen, shelf: shelf)
+        browser.draw()
+        firstFrames.append(TUIBench.elapsedMS(since: start))
+        app = browser
+    }
+    guard let app else { return }
+    // Where the first frame goes: the facade's index, the TUI's records and index.
+    var start = DispatchTime.now()
+    let shelf = try KeyshelfShelf(vault: MemoryVault(items: items))
+    let facade = TUIBench.elapsedMS(since: start)
+    start = DispatchTime.now()
+    _ = try Keyshelf(vault: MemoryVault(items: items)).entries()
+    let facadeEntries = TUIBench.elapsedMS(since: start)
+    start = DispatchTime.now()
+    let records = try shelf.records()
+    let mapping = TUIBench.elapsedMS(since: start)
+    start = DispatchTime.now()
+    _ = DomainIndex(records: records)
+    let grouping = TUIBench.elapsedMS(since: start)
+    print("  of which: domain facade load \(TUIBench.format(facade)) ms, facade index + entries() \(TUIBench.format(facadeEntries)) ms, "
+        + "entries() + TUI records \(TUIBench.format(mapping)) ms, TUI grouping \(TUIBench.format(grouping)) ms")
+    print("first frame after unlock (excl. Argon2id): median \(TUIBench.format(TUIBench.median(firstFrames))) ms, worst \(TUIBench.format(firstFrames.max() ?? 0)) ms (target ≤ 100)")
+
+    let queries = ["host1", "host12", "user", "zzz", "example"]
+    var perKey: [Double] = []
+    for query in queries {
+        app.handle(.character("/"))
+        app.draw()
+        for character in query {
+            let start = DispatchTime.now()
+            app.handle(.character(character))
+            app.draw()
+            perKey.append(TUIBench.elapsedMS(since: start))
+        }
+        let start = DispatchTime.now()
+        app.handle(.backspace)
+        app.draw()
+        perKey.append(TUIBench.elapsedMS(since: start))
+        app.handle(.escape)
+        app.draw()
+    }
+    perKey.sort()
+    let p95 = perKey[Int(Double(perKey.count - 1) * 0.95)]
+    print("search keystroke (filter + frame): median \(TUIBench.format(TUIBench.median(perKey))) ms, p95 \(TUIBench.format(p95)) ms, worst \(TUIBench.format(perKey.last ?? 0)) ms over \(perKey.count) keys (target ≤ 16)")
+    _ = screen.refreshCount
+}
+
+enum TUIBench {
+    /// `count` internet passwords over `count / 5` servers, passwords sharing one secure buffer.
+    static func items(count: Int) -> StoredItems {
+        let passwordLength = 15
+        let buffer = SecureBytes(byteCount: count * passwordLength)
+        buffer.withUnsafeMutableBytes { raw in
+            for i in 0..<raw.count { raw[i] = UInt8(ascii: "a") + UInt8(i % 26) }
+        }
+        let now = Date()
+        var local: [Item] = []
+        var shared: [Item] = []
+        for i in 0..<count {
+            let item = Item(account: "user\(i % 5)-\(i)@example.com", server: "host\(i / 5).example",
+                            comment: i % 10 == 0 ? "note \(i)" : "", creationDate: now,
+                            synchronizable: i % 3 != 0,
+                            password: Secret(storage: buffer, range: (i * passwordLength)..<((i + 1) * passwordLength)))
+            if i % 3 == 0 { local.append(item) } else { shared.append(item) }
+        }
+        return StoredItems(local: local, shared: shared)
+    }
+
+    static func elapsedMS(since start: DispatchTime) -> Double {
+        Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1_000_000
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+    }
+
+    static func format(_ ms: Double) -> String { String(format: "%.2f", ms) }
 }

@@ -1,0 +1,132 @@
+import Foundation
+import KeyshelfCredentials
+import KeyshelfCrypto
+import KeyshelfVault
+
+/// The `Shelf` over the domain layer's `Keyshelf` facade: every rule
+/// (normalisation, consent, Keychain semantics, the login flow) is the facade's.
+public final class KeyshelfShelf: Shelf {
+    private let keyshelf: Keyshelf
+    private let onLock: () -> Void
+    private var entries: [CredentialEntry] = []
+
+    /// - Parameters:
+    ///   - vault: where the items live (an unlocked `VaultSession`, or a `MemoryVault`).
+    ///   - onLock: wipes the keys (e.g. `VaultSession.lock`).
+    /// - Throws: the vault's error when it cannot be read.
+    public init(vault: any CredentialVault, onLock: @escaping () -> Void = {}) throws {
+        keyshelf = try Keyshelf(vault: vault)
+        self.onLock = onLock
+    }
+
+    public func records() throws -> [ShelfEntry] {
+        entries = keyshelf.entries()
+        // Entries come grouped by server: build each server's title once.
+        var previous: (server: ServerName, title: String)?
+        return entries.map { entry in
+            let title: String
+            if let previous, previous.server == entry.server {
+                title = previous.title
+            } else {
+                title = ShelfEntry.title(server: entry.server.displayHost, port: entry.server.reportedPort)
+                previous = (entry.server, title)
+            }
+            return ShelfEntry(id: entry.id, server: entry.server.displayHost, port: entry.server.reportedPort, serverWithPort: title,
+                       account: entry.account, store: entry.store, creationDate: entry.creationDate,
+                       modificationDate: entry.modificationDate, comment: entry.comment,
+                       requiresUserPresence: entry.accessControl == .userPresence)
+        }
+    }
+
+    private func entry(_ record: ShelfEntry) throws -> CredentialEntry {
+        guard let entry = entries.first(where: { $0.id == record.id }) else {
+            throw KeychainError(.itemNotFound, "\"\(record.account)\" on \(record.serverWithPort) is gone")
+        }
+        return entry
+    }
+
+    /// Runs `body` with the facade asking through `prompts`; a declined dialog becomes `ConsentDeclined`.
+    private func asking<T>(_ prompts: UserPrompts, _ body: () throws -> T) throws -> T {
+        let bridge = PromptBridge(prompts)
+        keyshelf.consent = bridge
+        keyshelf.userPresence = bridge
+        defer {
+            keyshelf.consent = DeclineAll()
+            keyshelf.userPresence = nil
+        }
+        do {
+            return try body()
+        } catch let error as KeychainError where error.status == .userCanceled {
+            throw ConsentDeclined(error.reason)
+        }
+    }
+
+    public func password(of record: ShelfEntry, prompts: UserPrompts) throws -> Secret {
+        let entry = try entry(record)
+        return try asking(prompts) { try keyshelf.reveal(entry) }
+    }
+
+    public func add(server: String, account: String, password: Secret, store: Store, comment: String, prompts: UserPrompts) throws {
+        let name = try ServerName(parsing: server)
+        try asking(prompts) {
+            _ = try keyshelf.add(server: name, account: account, password: password, to: store, comment: comment)
+        }
+    }
+
+    public func update(_ record: ShelfEntry, account: String, password: Secret?, comment: String, prompts: UserPrompts) throws {
+        let entry = try entry(record)
+        try asking(prompts) {
+            try keyshelf.update(entry, CredentialChanges(account: account == entry.account ? nil : account, password: password,
+                                                         comment: comment == entry.comment ? nil : comment))
+        }
+    }
+
+    public func delete(_ record: ShelfEntry, prompts: UserPrompts) throws {
+        let entry = try entry(record)
+        try asking(prompts) { try keyshelf.delete(entry) }
+    }
+
+    public func generatePassword() -> Secret {
+        Keyshelf.generatePassword()
+    }
+
+    public func login(server: String, prompts: UserPrompts) throws -> ShelfEntry? {
+        let name = try ServerName(parsing: server)
+        let result = try asking(prompts) { try keyshelf.login(server: name, prompt: PromptBridge(prompts)) }
+        _ = try records()
+        guard let match = entries.first(where: {
+            $0.account == result.record.account && $0.store == result.record.store && $0.server == result.record.server
+        }) else { return nil }
+        return try records().first { $0.id == match.id }
+    }
+
+    public func lock() {
+        onLock()
+    }
+}
+
+/// Answers the facade's `Consent`, `UserPresencePrompt` and `LoginPrompt` with the TUI's dialogs.
+///
+/// `@unchecked Sendable`: `Consent` is `Sendable` for the CLI's sake; the TUI
+/// runs on one thread and this object never leaves it.
+final class PromptBridge: Consent, UserPresencePrompt, LoginPrompt, @unchecked Sendable {
+    private weak var prompts: UserPrompts?
+
+    init(_ prompts: UserPrompts) { self.prompts = prompts }
+
+    func ask(_ request: ConsentRequest) -> ConsentAnswer {
+        guard let index = prompts?.ask(title: request.title, message: request.message, buttons: request.buttons) else {
+            return .declined
+        }
+        return request.answer(forButton: index)
+    }
+
+    func askMasterPassword(reason: String) -> Secret? {
+        prompts?.askMasterPassword(reason: reason)
+    }
+
+    func credential(for server: ServerName, account: String?, suggestion: Secret, failedAttempts: Int) -> PromptedCredential? {
+        prompts?.askCredential(server: server.display, account: account, suggestion: suggestion, failedAttempts: failedAttempts)
+            .map { PromptedCredential(account: $0.account, password: $0.password) }
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import KeyshelfCrypto
+import KeyshelfVault
+
+/// The questions the domain layer may ask the user in the middle of an action,
+/// answered by the TUI's modal dialogs and forms.
+public protocol UserPrompts: AnyObject {
+    /// A consent dialog (DESIGN §5): `buttons` safe one first; returns the
+    /// chosen index, or nil when declined (Esc, `n`, or the safe button).
+    func ask(title: String, message: String, buttons: [String]) -> Int?
+    /// The master password, re-asked before a `userPresence` item is released; nil when canceled.
+    func askMasterPassword(reason: String) -> Secret?
+    /// Login-flow step 3 (DESIGN §4): an account and password for `server`,
+    /// offering `suggestion` (a generated password); nil when canceled.
+    func askCredential(server: String, account: String?, suggestion: Secret, failedAttempts: Int) -> (account: String, password: Secret)?
+}
+
+/// The operations the TUI needs from the domain layer, one call per user action.
+///
+/// The TUI holds no rules: normalising servers, Keychain semantics, when
+/// consent is needed and the generator all live behind this seam
+/// (`KeyshelfShelf` implements it over the `Keyshelf` facade).
+public protocol Shelf: AnyObject {
+    /// Every live credential of both stores.
+    func records() throws -> [ShelfEntry]
+    /// The password of `record`; a `userPresence` item asks the master password through `prompts`.
+    func password(of record: ShelfEntry, prompts: UserPrompts) throws -> Secret
+    /// Adds a credential. SERVER may be a host, `host:port` or a URL.
+    /// - Throws: an error whose description says what to fix (invalid server, duplicate…).
+    func add(server: String, account: String, password: Secret, store: Store, comment: String, prompts: UserPrompts) throws
+    /// Changes account, password (nil keeps it) or comment; asks consent when a saved password changes.
+    func update(_ record: ShelfEntry, account: String, password: Secret?, comment: String, prompts: UserPrompts) throws
+    /// Deletes after consent; declining throws `ConsentDeclined` and changes nothing.
+    func delete(_ record: ShelfEntry, prompts: UserPrompts) throws
+    /// A new `xxx-xxx-xxx-xxx` password (DESIGN §3).
+    func generatePassword() -> Secret
+    /// The login flow for `server` (DESIGN §4); returns the entry to use, or nil when nothing was chosen.
+    func login(server: String, prompts: UserPrompts) throws -> ShelfEntry?
+    /// Wipes the keys from memory; the shelf is unusable afterwards.
+    func lock()
+}
+
+/// A user action was declined in a dialog (`errSecUserCanceled`, −128); nothing changed.
+public struct ConsentDeclined: Error, CustomStringConvertible {
+    public var reason: String
+    public init(_ reason: String = "nothing was changed") { self.reason = reason }
+    public var description: String { "Canceled: \(reason) (errSecUserCanceled -128)." }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import KeyshelfCrypto
+import KeyshelfVault
+
+extension ShelfApp {
+    /// The add form; `password` prefills the password (from the generator).
+    func addCredential(password: Secret?) {
+        let secret = SecretField()
+        if let password { secret.set(password) }
+        let server = selectedDomain?.title ?? ""
+        let form = Form(title: "Add Credential", fields: [
+            Form.Field(label: "Server", input: .text(TextField(server)), hint: "host, host:port or URL"),
+            Form.Field(label: "Account", input: .text(TextField())),
+            Form.Field(label: "Password", input: .secret(secret), hint: "Ctrl-G generates one"),
+            Form.Field(label: "Store", input: .choice(["shared", "local"], selected: 0), hint: "Space switches"),
+            Form.Field(label: "Notes", input: .text(TextField())),
+        ])
+        form.focus(on: server.isEmpty ? 0 : 1)
+        run(form, secretIndex: 2) {
+            let server = form.text(at: 0)?.trimmingCharacters(in: .whitespaces) ?? ""
+            let account = form.text(at: 1)?.trimmingCharacters(in: .whitespaces) ?? ""
+            form.fields[0].error = server.isEmpty ? "Enter a server, e.g. example.com" : nil
+            form.fields[1].error = account.isEmpty ? "Enter the account (user name)" : nil
+            form.fields[2].error = secret.isEmpty ? "Enter a password, or Ctrl-G to generate one" : nil
+            if let first = form.fields.firstIndex(where: { $0.error != nil }) {
+                form.focus(on: first)
+                return "Some fields need a value."
+            }
+            let store: Store = form.choice(at: 3) == 1 ? .local : .shared
+            do {
+                try shelf.add(server: server, account: account, password: secret.secret(), store: store,
+                              comment: form.text(at: 4) ?? "", prompts: self)
+            } catch {
+                return "\(error)"
+            }
+            // Select what was saved: the one id that was not there before (none when an update).
+            let before = Set(index.records.map(\.id))
+            searchField = TextField()
+            reload()
+            if let added = index.records.first(where: { !before.contains($0.id) }) {
+                select(id: added.id)
+            }
+            setStatus("Saved \(account) for \(server).")
+            return nil
+        }
+        secret.clear()
+    }
+
+    func editCredential() {
+        guard let record = selectedRecord else { return setStatus("Select an account to edit.", error: true) }
+        let secret = SecretField()
+        let form = Form(title: "Edit \(record.account) · \(record.serverWithPort)", fields: [
+            Form.Field(label: "Account", input: .text(TextField(record.account))),
+            Form.Field(label: "Password", input: .secret(secret), hint: "empty keeps the saved one · Ctrl-G generates"),
+            Form.Field(label: "Notes", input: .text(TextField(record.comment))),
+        ])
+        run(form, secretIndex: 1) {
+            let account = form.text(at: 0)?.trimmingCharacters(in: .whitespaces) ?? ""
+            form.fields[0].error = account.isEmpty ? "The account cannot be empty" : nil
+            if account.isEmpty {
+                form.focus(on: 0)
+                return "Some fields need a value."
+            }
+            do {
+                try shelf.update(record, account: account, password: secret.isEmpty ? nil : secret.secret(),
+                                 comment: form.text(at: 2) ?? "", prompts: self)
+            } catch let declined as ConsentDeclined {
+                setStatus(declined.description)
+                return nil
+            } catch {
+                return "\(error)"
+            }
+            reload(select: record.id)
+            setStatus("Updated \(account).")
+            return nil
+        }
+        secret.clear()
+    }
+
+    func deleteCredential() {
+        guard let record = selectedRecord else { return setStatus("Select an account to delete.", error: true) }
+        do {
+            try shelf.delete(record, prompts: self)
+            revealed = nil
+            reload()
+            setStatus("Deleted \(record.account) from \(record.serverWithPort).")
+        } catch let declined as ConsentDeclined {
+            setStatus(declined.description)
+        } catch {
+            setStatus("\(error)", error: true)
+        }
+    }
+
+    func copyPassword() {
+        guard let record = selectedRecord else { return setStatus("Select an account first.", error: true) }
+        do {
+            let password = try shelf.password(of: record, prompts: self)
+            clipboard.copy(password, now: now())
+            setStatus("Copied the password of \(record.account); cleared in \(Int(clipboard.clearAfter)) s.")
+        } catch {
+            setStatus("Not copied: \(error)", error: true)
+        }
+    }
+
+    func copyAccount() {
+        guard let record = selectedRecord else { return setStatus("Select an account first.", error: true) }
+        clipboard.copy(Secret(utf8: record.account), now: now())
+        setStatus("Copied the account \(record.account).")
+    }
+
+    func reveal() {
+        guard let record = selectedRecord else { return setStatus("Select an account first.", error: true) }
+        if revealed?.id == record.id {
+            revealed = nil
+            return
+        }
+        do {
+            let password = try shelf.password(of: record, prompts: self)
+            revealed = (record.id, password)
+            setStatus("Shown until you move or press r again.")
+        } catch {
+            setStatus("\(error)", error: true)
+        }
+    }
+
+    func runLogin() {
+        guard let domain = selectedDomain else { return setStatus("Select a domain first.", error: true) }
+        do {
+            if let record = try shelf.login(server: domain.title, prompts: self) {
+                reload(select: record.id)
+                pane = .accounts
+                setStatus("Login for \(domain.title): use \(record.account) (c copies the password).")
+            } else {
+                setStatus("No credential chosen for \(domain.title).")
+            }
+        } catch let declined as ConsentDeclined {
+            setStatus(declined.description)
+        } catch {
+            setStatus("\(error)", error: true)
+        }
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import KeyshelfCrypto
+
+extension ShelfApp: UserPrompts {
+    /// Runs a nested key loop over the browser until `handle` returns true.
+    ///
+    /// Resizes redraw; an idle lock or the end of input feeds `.escape` to
+    /// `handle` (every modal treats it as cancel) and ends the loop.
+    func runModal(overlay: () -> Void, handle: (Key) -> Bool) {
+        while true {
+            screen.clear()
+            screen.setCursor(row: 0, column: 0, visible: false)
+            if !drawTooSmallIfNeeded(screen) {
+                drawBrowser()
+                overlay()
+            }
+            screen.refresh()
+            guard let key = nextKey() else {
+                if lockRequested {
+                    _ = handle(.escape)
+                    return
+                }
+                continue
+            }
+            if key == .closed {
+                _ = handle(.escape)
+                quitRequested = true
+                return
+            }
+            if key == .resize { continue }
+            let size = screen.size
+            if size.rows < minimumSize.rows || size.columns < minimumSize.columns { continue }
+            if handle(key) { return }
+        }
+    }
+
+    /// Shows `dialog` modally and returns what the user did.
+    func present(_ dialog: Dialog) -> Dialog.Outcome {
+        var dialog = dialog
+        var outcome = Dialog.Outcome.declined
+        runModal(overlay: { dialog.draw(on: screen) }) { key in
+            guard let result = dialog.handle(key) else { return false }
+            outcome = result
+            return true
+        }
+        return outcome
+    }
+
+    /// Answers a consent question from the domain layer with a dialog (DESIGN §5):
+    /// safe button first with focus; Esc and `n` decline.
+    public func ask(title: String, message: String, buttons: [String]) -> Int? {
+        let dangerous = ["Delete", "Update"]
+        let destructive = Set(buttons.indices.filter { $0 > 0 && dangerous.contains(buttons[$0]) })
+        switch present(Dialog(title: title, message: message, buttons: buttons, destructive: destructive)) {
+        case .activated(let i): return i == 0 ? nil : i
+        case .declined: return nil
+        }
+    }
+
+    /// Runs `form` until it is submitted and `submit` accepts it (returns nil), or it is canceled.
+    /// `submit` returns an error message to show in the form, or nil when done.
+    func run(_ form: Form, secretIndex: Int?, submit: () -> String?) {
+        runModal(overlay: { form.draw(on: screen) }) { key in
+            switch form.handle(key) {
+            case .cancel:
+                return true
+            case .generate:
+                if let secretIndex, let field = form.secretField(at: secretIndex), let password = generateDialog() {
+                    field.set(password)
+                    form.fields[secretIndex].error = nil
+                    form.focus(on: secretIndex)
+                }
+                return false
+            case .submit:
+                if let message = submit() {
+                    form.error = message
+                    return false
+                }
+                return true
+            case nil:
+                return false
+            }
+        }
+    }
+
+    /// The generator dialog: shows a password, `g` draws another, Use returns it.
+    func generateDialog() -> Secret? {
+        var password = shelf.generatePassword()
+        func dialog() -> Dialog {
+            Dialog(title: "Generated Password",
+                   message: "\(password.unsafeString() ?? "")\n\nxxx-xxx-xxx-xxx from three character sets. g: another one",
+                   buttons: ["Cancel", "Use"])
+        }
+        var current = dialog()
+        var accepted = false
+        runModal(overlay: { current.draw(on: screen) }) { key in
+            if key == .character("g") {
+                password = shelf.generatePassword()
+                let focus = current.focus
+                current = dialog()
+                while current.focus != focus { _ = current.handle(.tab) }
+                return false
+            }
+            guard let outcome = current.handle(key) else { return false }
+            accepted = outcome == .activated(1)
+            return true
+        }
+        return accepted ? password : nil
+    }
+
+    /// Asks the master password again (for userPresence items); nil when canceled.
+    public func askMasterPassword(reason: String) -> Secret? {
+        let field = SecretField()
+        defer { field.clear() }
+        let form = Form(title: "Master Password", fields: [Form.Field(label: "Password", input: .secret(field), hint: reason)])
+        var typed: Secret?
+        run(form, secretIndex: nil) {
+            guard !field.isEmpty else { return "Type the master password, or Esc to cancel." }
+            typed = field.secret()
+            return nil
+        }
+        return typed
+    }
+
+    /// Login-flow step 3: a form for account and password, prefilled with the generated suggestion.
+    public func askCredential(server: String, account: String?, suggestion: Secret, failedAttempts: Int) -> (account: String, password: Secret)? {
+        let secret = SecretField()
+        defer { secret.clear() }
+        secret.set(suggestion)
+        let form = Form(title: "Log in to \(server)", fields: [
+            Form.Field(label: "Account", input: .text(TextField(account ?? ""))),
+            Form.Field(label: "Password", input: .secret(secret), hint: "a generated password is filled in · Ctrl-U clears"),
+        ])
+        if failedAttempts > 0 { form.error = "The check refused that credential (\(failedAttempts)); try another." }
+        var answer: (String, Secret)?
+        run(form, secretIndex: 1) {
+            let name = form.text(at: 0)?.trimmingCharacters(in: .whitespaces) ?? ""
+            form.fields[0].error = name.isEmpty ? "Enter the account (user name)" : nil
+            form.fields[1].error = secret.isEmpty ? "Enter a password, or Ctrl-G to generate one" : nil
+            if name.isEmpty || secret.isEmpty { return "Some fields need a value." }
+            answer = (name, secret.secret())
+            return nil
+        }
+        return answer.map { (account: $0.0, password: $0.1) }
+    }
+
+    func showHelp() {
+        let keys: [(String, String)] = [
+            ("j k ↑ ↓", "move"), ("PgUp PgDn Home End", "scroll"), ("Tab h l ← →", "switch pane"),
+            ("Enter", "open the detail"), ("/", "search (Esc clears)"), ("a", "add a credential"),
+            ("e", "edit the selected account"), ("d", "delete (asks first)"), ("g", "generate a password"),
+            ("c", "copy the password"), ("u", "copy the account"), ("r", "reveal the password"),
+            ("L", "login flow for the domain"), ("X", "lock now"), ("?", "this help"), ("q", "quit"),
+        ]
+        let message = keys.map { key, what in
+            key + String(repeating: " ", count: max(1, 20 - TerminalText.columns(key))) + what
+        }.joined(separator: "\n")
+        _ = present(Dialog(title: "Keys", message: message, buttons: ["Close"]))
+    }
+
+    func showDetailDialog() {
+        guard let record = selectedRecord else { return }
+        var lines = ["Account:  \(record.account)", "Server:   \(record.serverWithPort)",
+                     "Store:    \(record.store.rawValue)", "Created:  \(Self.format(record.creationDate))",
+                     "Modified: \(Self.format(record.modificationDate))"]
+        if !record.comment.isEmpty { lines.append("Notes:\n\(record.comment)") }
+        _ = present(Dialog(title: record.account, message: lines.joined(separator: "\n"), buttons: ["Close"]))
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import KeyshelfCrypto
+import KeyshelfVault
+
+/// The unlocked browser: two panes, detail area, search, and the actions of DESIGN §7.
+///
+/// Runs modal dialogs and forms as nested key loops on the same `Screen`, so
+/// a consent question asked by the domain layer in the middle of an action
+/// is answered right there (`UserPrompts`).
+public final class ShelfApp {
+    /// Why `run` returned.
+    public enum Exit: Equatable {
+        /// `q`, Ctrl-C or the input ended.
+        case quit
+        /// `X` or the idle timer: the caller shows the unlock screen again.
+        case locked
+    }
+
+    enum Pane { case domains, accounts }
+
+    let screen: Screen
+    let shelf: Shelf
+    let configuration: TUIConfiguration
+    let clipboard: Clipboard
+    let now: () -> Date
+    var index: DomainIndex
+    var domainList = ListState()
+    var accountList = ListState()
+    var pane = Pane.domains
+    var searching = false
+    var searchField = TextField()
+    var status = ""
+    var statusIsError = false
+    /// The password shown by `r`, kept as a `Secret` and turned into text only while drawing.
+    var revealed: (id: UUID, password: Secret)?
+    var lastActivity: Date
+    var lockRequested = false
+    var quitRequested = false
+    /// The first line of the screen, e.g. "keyshelf — demo vault".
+    public var title: String
+
+    /// - Parameters:
+    ///   - clock: the time source for the idle lock and the clipboard timer (tests pass their own).
+    public init(screen: Screen, shelf: Shelf, configuration: TUIConfiguration = TUIConfiguration(),
+                title: String = "keyshelf", clipboard: Clipboard? = nil, clock: @escaping () -> Date = Date.init) {
+        self.screen = screen
+        self.shelf = shelf
+        self.configuration = configuration
+        self.title = title
+        self.clipboard = clipboard ?? Clipboard(clearAfter: configuration.clipboardClearSeconds)
+        now = clock
+        lastActivity = clock()
+        index = DomainIndex(records: [])
+        reload()
+    }
+
+    /// Reads the records again from the shelf, keeping the selection where it can
+    /// (or moving it to the record `id`).
+    func reload(select id: UUID? = nil) {
+        let previousTitle = selectedDomain?.title
+        let previousAccount = selectedRecord?.id
+        do {
+            index = DomainIndex(records: try shelf.records())
+        } catch {
+            setStatus("\(error)", error: true)
+            index = DomainIndex(records: [])
+        }
+        index.filter(searchField.text)
+        domainList.setCount(index.visible.count)
+        if let previousTitle, let pos = index.position(ofTitle: previousTitle) {
+            domainList.select(pos)
+        }
+        syncAccounts(select: previousAccount)
+        if let id { select(id: id) }
+    }
+
+    /// Selects the record `id` in both panes, when it is shown.
+    func select(id: UUID) {
+        guard let record = index.records.first(where: { $0.id == id }), let pos = index.position(ofTitle: record.serverWithPort) else { return }
+        domainList.select(pos)
+        accountList = ListState()
+        syncAccounts(select: id)
+    }
+
+    /// Recomputes the account list for the selected domain.
+    func syncAccounts(select id: UUID? = nil) {
+        let accounts = index.accounts(ofVisible: domainList.selected)
+        accountList.setCount(accounts.count)
+        if let id, let pos = accounts.firstIndex(where: { index.records[$0].id == id }) {
+            accountList.select(pos)
+        }
+    }
+
+    var selectedDomain: DomainIndex.Domain? {
+        index.visible.indices.contains(domainList.selected) ? index.domains[index.visible[domainList.selected]] : nil
+    }
+
+    var selectedRecord: ShelfEntry? {
+        let accounts = index.accounts(ofVisible: domainList.selected)
+        return accounts.indices.contains(accountList.selected) ? index.records[accounts[accountList.selected]] : nil
+    }
+
+    func setStatus(_ message: String, error: Bool = false) {
+        status = message
+        statusIsError = error
+    }
+
+    /// Runs until the user quits or the vault locks.
+    public func run() -> Exit {
+        draw()
+        while true {
+            if quitRequested { return .quit }
+            if lockRequested {
+                shelf.lock()
+                revealed = nil
+                clipboard.clearNow()
+                screen.clear()
+                screen.refresh()
+                return .locked
+            }
+            guard let key = nextKey() else { continue }
+            if key == .closed { return .quit }
+            handle(key)
+            // A modal that saw the input end asked to quit: keep its last frame on screen.
+            if quitRequested { return .quit }
+            draw()
+        }
+    }
+
+    /// The next key, or nil after a timeout (when the idle lock and the clipboard timer are checked).
+    func nextKey() -> Key? {
+        let key = screen.readKey(timeout: 1)
+        clipboard.tick(now: now())
+        guard let key else {
+            if configuration.autoLockSeconds > 0, now().timeIntervalSince(lastActivity) >= configuration.autoLockSeconds {
+                lockRequested = true
+            }
+            return nil
+        }
+        lastActivity = now()
+        return key
+    }
+}

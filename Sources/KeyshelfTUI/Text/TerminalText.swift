@@ -1,0 +1,159 @@
+import Foundation
+import CCurses
+
+/// Makes untrusted text safe to draw and measures it in terminal columns.
+///
+/// Names, notes and accounts come from imports and synced vaults, so any of
+/// them may hold escape sequences (`ESC ] 0 ; title BEL` would retitle the
+/// window). Every string a `Screen` draws passes `sanitize` first (DESIGN §7).
+public enum TerminalText {
+    /// Symbol shown for a C1 control, a bidirectional override or another invisible format character.
+    public static let replacement: Character = "\u{FFFD}"
+    /// The ellipsis used when text is cut to fit.
+    public static let ellipsis: Character = "…"
+
+    /// `text` with every control made inert and visible.
+    ///
+    /// - C0 controls (U+0000–U+001F) become the matching Control Pictures
+    ///   (ESC → `␛`, BEL → `␇`, LF → `␊`), DEL becomes `␡`.
+    /// - C1 controls (U+0080–U+009F, e.g. the 8-bit CSI), bidi embeddings,
+    ///   overrides and isolates, line/paragraph separators and any scalar the
+    ///   C library calls unprintable become U+FFFD.
+    /// The result holds only scalars with a column width ≥ 0.
+    public static func sanitize(_ text: String) -> String {
+        // Fast path: plain printable ASCII needs no work.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            out.append(contentsOf: safeScalars(scalar))
+        }
+        return String(out)
+    }
+
+    private static func safeScalars(_ scalar: Unicode.Scalar) -> [Unicode.Scalar] {
+        let v = scalar.value
+        switch v {
+        case 0x00...0x1F: return [Unicode.Scalar(0x2400 + v)!]
+        case 0x7F: return ["\u{2421}"]
+        case 0x80...0x9F: return ["\u{FFFD}"]
+        case 0x200E, 0x200F, 0x061C, 0x202A...0x202E, 0x2066...0x2069, 0x2028, 0x2029:
+            return ["\u{FFFD}"]
+        default:
+            return v < 0x7F || scalarWidth(scalar) >= 0 ? [scalar] : ["\u{FFFD}"]
+        }
+    }
+
+    /// Width in columns of one scalar per `wcwidth` (−1 when unprintable).
+    static func scalarWidth(_ scalar: Unicode.Scalar) -> Int {
+        if scalar.value >= 0x20 && scalar.value < 0x7F { return 1 }
+        UTF8Locale.ensureUTF8
+        return Int(keyshelf_wcwidth(scalar.value))
+    }
+
+    /// Columns taken by one grapheme: the sum of its scalars' `wcwidth`
+    /// (combining marks 0, CJK and emoji 2), as curses places it.
+    public static func columns(_ character: Character) -> Int {
+        var total = 0
+        for scalar in character.unicodeScalars {
+            total += max(0, scalarWidth(scalar))
+        }
+        return total
+    }
+
+    /// Columns taken by `text` (already sanitised).
+    public static func columns(_ text: String) -> Int {
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
+        return text.reduce(0) { $0 + columns($1) }
+    }
+
+    /// `text` cut to at most `limit` columns, ending in `…` when cut.
+    ///
+    /// Cuts only between graphemes, so a wide character or a letter with its
+    /// combining marks is never split; the result may be one column short
+    /// when a wide character would straddle the limit.
+    public static func truncate(_ text: String, toColumns limit: Int) -> String {
+        guard limit > 0 else { return "" }
+        if columns(text) <= limit { return text }
+        var out = ""
+        var used = 0
+        let budget = limit - 1
+        for character in text {
+            let w = columns(character)
+            if used + w > budget { break }
+            out.append(character)
+            used += w
+        }
+        out.append(ellipsis)
+        return out
+    }
+
+    /// The longest prefix of `text` that fits `limit` columns, with no ellipsis.
+    public static func prefix(_ text: String, columns limit: Int) -> String {
+        var out = ""
+        var used = 0
+        for character in text {
+            let w = columns(character)
+            if used + w > limit { break }
+            out.append(character)
+            used += w
+        }
+        return out
+    }
+}
+
+private enum UTF8Locale {
+    /// `wcwidth` and curses need a UTF-8 `LC_CTYPE`; take the user's locale,
+    /// falling back to C.UTF-8 when it is not UTF-8 (e.g. LANG unset in tmux).
+    static let ensureUTF8: Void = {
+        setlocale(LC_ALL, "")
+        let codeset = String(cString: nl_langinfo(nl_item(CODESET)))
+        if codeset.uppercased() != "UTF-8" {
+            setlocale(LC_CTYPE, "C.UTF-8")
+        }
+    }()
+}
+
+/// Sets the process locale for curses and `wcwidth` (see `TerminalText`).
+func ensureUTF8Locale() {
+    UTF8Locale.ensureUTF8
+}
+
+extension TerminalText {
+    /// `text` (sanitised) broken into lines of at most `width` columns, at
+    /// spaces where possible and between graphemes otherwise; newlines start new lines.
+    public static func wrap(_ text: String, width: Int) -> [String] {
+        guard width > 0 else { return [] }
+        var lines: [String] = []
+        for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            var line = ""
+            var lineWidth = 0
+            for word in sanitize(String(paragraph)).split(separator: " ", omittingEmptySubsequences: false) {
+                var word = String(word)
+                var wordWidth = columns(word)
+                let gap = line.isEmpty ? 0 : 1
+                if lineWidth + gap + wordWidth <= width {
+                    if gap == 1 { line += " " }
+                    line += word
+                    lineWidth += gap + wordWidth
+                    continue
+                }
+                if !line.isEmpty {
+                    lines.append(line)
+                    line = ""
+                    lineWidth = 0
+                }
+                while wordWidth > width {
+                    let head = prefix(word, columns: width)
+                    guard !head.isEmpty else { break }
+                    lines.append(head)
+                    word.removeFirst(head.count)
+                    wordWidth = columns(word)
+                }
+                line = word
+                lineWidth = wordWidth
+            }
+            lines.append(line)
+        }
+        return lines
+    }
+}

@@ -1,0 +1,156 @@
+import KeyshelfCrypto
+
+/// A modal form of labelled fields with inline errors: Tab/Down and Shift-Tab/Up
+/// move between fields, Enter on the last field (or Ctrl-S anywhere) submits, Esc cancels.
+public final class Form {
+    /// One input of a form.
+    public enum Input {
+        case text(TextField)
+        /// Masked; bytes kept in secure memory.
+        case secret(SecretField)
+        /// One of a few choices, changed with Space or Left/Right.
+        case choice([String], selected: Int)
+    }
+
+    /// A labelled input and its validation message.
+    public struct Field {
+        public var label: String
+        public var input: Input
+        /// Shown under the field in the error role; nil when the value is fine.
+        public var error: String?
+        /// A hint shown dimmed under the field when there is no error.
+        public var hint: String?
+        public init(label: String, input: Input, hint: String? = nil) {
+            self.label = label
+            self.input = input
+            self.hint = hint
+        }
+    }
+
+    public enum Outcome: Equatable {
+        case submit
+        case cancel
+        /// Ctrl-G: the user wants a generated password in the secret field.
+        case generate
+    }
+
+    public var title: String
+    public var fields: [Field]
+    public private(set) var focus = 0
+    /// A form-wide error shown above the fields (e.g. the domain layer refused the save).
+    public var error: String?
+
+    public init(title: String, fields: [Field]) {
+        self.title = title
+        self.fields = fields
+    }
+
+    /// Applies a key; returns the outcome when the form is done or asks for a generated password.
+    public func handle(_ key: Key) -> Outcome? {
+        switch key {
+        case .escape: return .cancel
+        case .control("s"): return .submit
+        case .control("g"): return .generate
+        case .tab, .down:
+            focus = (focus + 1) % fields.count
+            return nil
+        case .backTab, .up:
+            focus = (focus + fields.count - 1) % fields.count
+            return nil
+        case .enter:
+            if focus == fields.count - 1 { return .submit }
+            focus += 1
+            return nil
+        default:
+            break
+        }
+        switch fields[focus].input {
+        case .text(var field):
+            if field.handle(key) {
+                fields[focus].input = .text(field)
+                fields[focus].error = nil
+            }
+        case .secret(let field):
+            if field.handle(key) { fields[focus].error = nil }
+        case .choice(let options, let selected):
+            switch key {
+            case .character(" "), .right, .character("l"):
+                fields[focus].input = .choice(options, selected: (selected + 1) % options.count)
+            case .left, .character("h"):
+                fields[focus].input = .choice(options, selected: (selected + options.count - 1) % options.count)
+            default: break
+            }
+        }
+        return nil
+    }
+
+    /// Moves focus to the field at `index` (e.g. the first one with an error).
+    public func focus(on index: Int) {
+        focus = max(0, min(index, fields.count - 1))
+    }
+
+    /// The text of a text field, or nil for other kinds.
+    public func text(at index: Int) -> String? {
+        if case .text(let field) = fields[index].input { return field.text }
+        return nil
+    }
+
+    /// The secret field at `index`, or nil for other kinds.
+    public func secretField(at index: Int) -> SecretField? {
+        if case .secret(let field) = fields[index].input { return field }
+        return nil
+    }
+
+    /// The selected choice of a choice field, or nil for other kinds.
+    public func choice(at index: Int) -> Int? {
+        if case .choice(_, let selected) = fields[index].input { return selected }
+        return nil
+    }
+
+    /// Draws the form centred on `screen`.
+    public func draw(on screen: Screen) {
+        let size = screen.size
+        let width = min(size.columns - 2, 64)
+        let labelWidth = min(12, max(6, fields.map { TerminalText.columns($0.label) }.max() ?? 6) + 1)
+        let inputWidth = max(4, width - labelWidth - 5)
+        let height = min(size.rows, fields.count * 2 + 5 + (error == nil ? 0 : 1))
+        let top = max(0, (size.rows - height) / 2)
+        let left = max(0, (size.columns - width) / 2)
+        Box.fill(on: screen, row: top, column: left, height: height, width: width, role: .dialog)
+        Box.draw(on: screen, row: top, column: left, height: height, width: width, title: title, role: .dialog)
+        var row = top + 1
+        if let error {
+            screen.put(error, row: row, column: left + 2, role: .error, width: width - 4)
+            row += 1
+        }
+        var cursor: (Int, Int)?
+        for (index, field) in fields.enumerated() where row < top + height - 2 {
+            let focused = index == focus
+            screen.put(field.label, row: row, column: left + 2, role: focused ? .accent : .dialog, width: labelWidth)
+            let column = left + 2 + labelWidth + 1
+            switch field.input {
+            case .text(let text):
+                let c = text.draw(on: screen, row: row, column: column, width: inputWidth)
+                if focused { cursor = (row, c) }
+            case .secret(let secret):
+                let c = secret.draw(on: screen, row: row, column: column, width: inputWidth)
+                if focused { cursor = (row, c) }
+            case .choice(let options, let selected):
+                let text = options.enumerated().map { $0.offset == selected ? "(•) \($0.element)" : "( ) \($0.element)" }.joined(separator: "  ")
+                screen.put(text, row: row, column: column, role: focused ? .input : .dialog, width: inputWidth)
+            }
+            if let message = field.error {
+                screen.put(message, row: row + 1, column: column, role: .error, width: inputWidth)
+            } else if let hint = field.hint, focused {
+                screen.put(hint, row: row + 1, column: column, role: .dim, width: inputWidth)
+            }
+            row += 2
+        }
+        screen.put("Enter next/save · Tab move · Ctrl-G generate · Esc cancel", row: top + height - 2, column: left + 2, role: .dim, width: width - 4)
+        if let cursor {
+            screen.setCursor(row: cursor.0, column: cursor.1, visible: true)
+        } else {
+            screen.setCursor(row: 0, column: 0, visible: false)
+        }
+    }
+}

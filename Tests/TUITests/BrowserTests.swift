@@ -1,0 +1,233 @@
+import Foundation
+import Testing
+import KeyshelfVault
+@testable import KeyshelfTUI
+
+/// The browser driven by scripted keys on a recording screen.
+@Suite struct BrowserTests {
+    final class Clock: @unchecked Sendable {
+        var now = Date(timeIntervalSince1970: 1_800_000_000)
+    }
+
+    func app(_ shelf: FakeShelf = FakeShelf(), rows: Int = 30, columns: Int = 100, keys: [Key?],
+             clock: Clock = Clock(), configuration: TUIConfiguration = TUIConfiguration()) -> (ShelfApp, RecordingScreen, ShelfApp.Exit) {
+        let screen = RecordingScreen(rows: rows, columns: columns)
+        screen.pendingKeys = keys
+        let (clipboard, _) = recordingClipboard()
+        let app = ShelfApp(screen: screen, shelf: shelf, configuration: configuration, clipboard: clipboard, clock: { clock.now })
+        let exit = app.run()
+        return (app, screen, exit)
+    }
+
+    func chars(_ s: String) -> [Key?] { s.map { Key.character($0) } }
+
+    @Test func showsDomainsWithCountsBadgesAndPortsAndTheDetail() {
+        let (_, screen, exit) = app(keys: [])
+        #expect(exit == .quit)
+        let text = screen.text
+        #expect(text.contains("bücher.example"))
+        #expect(text.contains("git.example.org:8443"))
+        #expect(text.contains("日本語.example"))
+        let bucher = screen.lines.first { $0.contains("bücher.example") && $0.contains("│") }!
+        #expect(bucher.contains(" 2 LS"))
+        #expect(text.contains("anna"))
+        #expect(text.contains("bernd"))
+        #expect(text.contains("Password  ••••"))
+        #expect(text.contains("note for anna"))
+        #expect(!text.contains("pw-anna"))
+    }
+
+    @Test func movingSelectsAnotherDomainsAccounts() {
+        let (app, screen, _) = app(keys: [.character("j"), .down, .character("k")])
+        #expect(app.selectedDomain?.title == "git.example.org:8443")
+        #expect(screen.text.contains("ci-bot"))
+        #expect(!screen.text.contains("bernd"))
+    }
+
+    @Test func searchFiltersDomainsAndAccountsAndEscapeClears() {
+        let (app, screen, _) = app(keys: [.character("/")] + chars("太郎"))
+        #expect(app.index.visible.count == 1)
+        #expect(app.selectedDomain?.title == "日本語.example")
+        #expect(!screen.text.contains("mail.example.com"))
+        let (cleared, _, _) = self.app(keys: [.character("/")] + chars("mail") + [.escape])
+        #expect(cleared.index.visible.count == 4)
+        let (none, noneScreen, _) = self.app(keys: [.character("/")] + chars("zzz"))
+        #expect(none.index.visible.isEmpty)
+        #expect(noneScreen.text.contains("Nothing matches"))
+    }
+
+    @Test func deleteDeclinedWithEscapeOrNKeepsTheRecord() {
+        for decline in [Key.escape, .character("n")] {
+            let shelf = FakeShelf()
+            let (_, screen, _) = app(shelf, keys: [.tab, .character("d"), .tab, decline])
+            #expect(shelf.items.count == 5)
+            #expect(screen.text.contains("Canceled"))
+        }
+    }
+
+    @Test func enterOnAFreshDeleteDialogNeverDeletes() {
+        let shelf = FakeShelf()
+        _ = app(shelf, keys: [.tab, .character("d"), .enter])
+        #expect(shelf.items.count == 5)
+    }
+
+    @Test func deleteAcceptedRemovesTheSelectedRecord() {
+        let shelf = FakeShelf()
+        let (_, screen, _) = app(shelf, keys: [.tab, .character("d"), .tab, .enter])
+        #expect(shelf.items.count == 4)
+        #expect(!shelf.items.contains { $0.account == "anna" })
+        #expect(screen.text.contains("Deleted anna"))
+    }
+
+    @Test func deleteDialogShowsTheConsentTitleWithFocusOnCancel() throws {
+        let shelf = FakeShelf()
+        // Input ends while the dialog is open: the last frame shows it, and ending declines.
+        let (_, screen, _) = app(shelf, keys: [.tab, .character("d")])
+        #expect(screen.text.contains("Delete Saved Password?"))
+        #expect(screen.text.contains("Delete anna for bücher.example?"))
+        let row = try #require(screen.lines.firstIndex { $0.contains("[ Cancel ]") })
+        let line = screen.lines[row]
+        let column = line.distance(from: line.startIndex, to: line.range(of: "[ Cancel ]")!.lowerBound)
+        #expect(screen.role(row: row, column: column) == .buttonFocused)
+        #expect(shelf.items.count == 5)
+    }
+
+    @Test func generatorShowsAPasswordGAgainReplacesItAndUseFillsTheAddForm() {
+        let shelf = FakeShelf()
+        let keys: [Key?] = [.character("g"), .character("g"), .tab, .enter] + chars("new-user") + [.enter, .enter, .enter, .enter]
+        let (app, screen, _) = app(shelf, keys: keys)
+        #expect(shelf.generated == 2)
+        #expect(app.selectedRecord?.account == "new-user")
+        let added = shelf.items.first { $0.account == "new-user" }
+        #expect(added != nil)
+        #expect(added.map { shelf.passwords[$0.id] } == "abc-DEF-245-xyz")
+        #expect(screen.text.contains("Saved new-user"))
+    }
+
+    @Test func addFormShowsInlineErrorsForEmptyFields() {
+        let shelf = FakeShelf()
+        let screen = RecordingScreen(rows: 30, columns: 100)
+        let (clipboard, _) = recordingClipboard()
+        let app = ShelfApp(screen: screen, shelf: shelf, clipboard: clipboard)
+        screen.pendingKeys = [.backTab, .control("u"), .control("s"), nil]
+        app.handle(.character("a"))
+        // Input ended while the form was open: the form was canceled, nothing saved.
+        #expect(shelf.items.count == 5)
+        #expect(screen.text.contains("Enter the account"))
+        #expect(screen.text.contains("Enter a server"))
+        #expect(screen.text.contains("Enter a password"))
+    }
+
+    @Test func domainErrorsStayInTheFormAndNothingIsSaved() {
+        let shelf = FakeShelf()
+        let screen = RecordingScreen(rows: 30, columns: 100)
+        let (clipboard, _) = recordingClipboard()
+        let app = ShelfApp(screen: screen, shelf: shelf, clipboard: clipboard)
+        screen.pendingKeys = [.backTab, .control("u")] + chars("bad host") + [.tab] + chars("bob") + [.tab, .character("x"), .control("s"), nil]
+        app.handle(.character("a"))
+        #expect(screen.text.contains("Invalid server \"bad host\""))
+        #expect(shelf.items.count == 5)
+    }
+
+    @Test func hostileNamesAreShownInert() {
+        let shelf = FakeShelf([("evil\u{1B}]0;pwned\u{07}.example", nil, "x\u{9B}2J", "p", .shared)])
+        let (_, screen, _) = app(shelf, keys: [])
+        #expect(screen.text.contains("evil␛]0;pwned␇.example"))
+        #expect(screen.text.contains("x\u{FFFD}2J"))
+        for line in screen.lines {
+            #expect(!line.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
+        }
+    }
+
+    @Test func wideTextIsTruncatedToThePaneWithoutSplittingCharacters() {
+        let long = String(repeating: "長", count: 60) + ".example"
+        let shelf = FakeShelf([(long, nil, "a", "p", .shared)])
+        let (_, screen, _) = app(shelf, keys: [])
+        let row = screen.lines.first { $0.hasPrefix("│ 長長") }!
+        #expect(row.contains("…"))
+        // The domain pane's right border is still in place after the wide text.
+        let cells = screen.cells[screen.lines.firstIndex(of: row)!]
+        #expect(cells[39].text == "│")
+    }
+
+    @Test func smallTerminalShowsAMessageInsteadOfTheLayout() {
+        let (_, screen, _) = app(rows: 12, columns: 50, keys: [])
+        #expect(screen.text.contains("Terminal too small"))
+        #expect(!screen.text.contains("bücher"))
+        let (_, fits, _) = app(rows: 16, columns: 60, keys: [])
+        #expect(fits.text.contains("bücher.example"))
+    }
+
+    @Test func resizeRedrawsForTheNewSize() {
+        let screen = RecordingScreen(rows: 30, columns: 100)
+        let (clipboard, _) = recordingClipboard()
+        let app = ShelfApp(screen: screen, shelf: FakeShelf(), clipboard: clipboard)
+        app.draw()
+        screen.resize(rows: 16, columns: 60)
+        app.handle(.resize)
+        app.draw()
+        #expect(screen.lines[15].count <= 60)
+        #expect(screen.text.contains("bücher.example"))
+    }
+
+    @Test func copyWritesOSC52AndClearsAfterTheDelay() {
+        let screen = RecordingScreen()
+        let (clipboard, writes) = recordingClipboard()
+        let clock = Clock()
+        let app = ShelfApp(screen: screen, shelf: FakeShelf(), clipboard: clipboard, clock: { clock.now })
+        app.handle(.tab)
+        app.handle(.character("c"))
+        #expect(writes().count == 1)
+        #expect(String(decoding: writes()[0], as: UTF8.self) == "\u{1B}]52;c;\(Data("pw-anna".utf8).base64EncodedString())\u{07}")
+        clock.now += 44
+        clipboard.tick(now: clock.now)
+        #expect(writes().count == 1)
+        clock.now += 2
+        clipboard.tick(now: clock.now)
+        #expect(String(decoding: writes()[1], as: UTF8.self) == "\u{1B}]52;c;\u{07}")
+    }
+
+    @Test func revealAsksTheMasterPasswordForUserPresenceItems() {
+        let shelf = FakeShelf()
+        shelf.items[0].requiresUserPresence = true
+        let wrong = app(shelf, keys: [.tab, .character("r")] + chars("nope") + [.enter, .escape])
+        #expect(!wrong.1.text.contains("pw-anna"))
+        let right = app(shelf, keys: [.tab, .character("r")] + chars("master") + [.enter])
+        #expect(right.1.text.contains("pw-anna"))
+        let plain = app(FakeShelf(), keys: [.tab, .character("r")])
+        #expect(plain.1.text.contains("pw-anna"))
+    }
+
+    @Test func xLocksAndIdleLocksAfterTheConfiguredTime() {
+        let shelf = FakeShelf()
+        let (_, _, exit) = app(shelf, keys: [.character("X")])
+        #expect(exit == .locked)
+        #expect(shelf.locked)
+
+        let clock = Clock()
+        var config = TUIConfiguration()
+        config.autoLockSeconds = 300
+        let idle = FakeShelf()
+        let screen = RecordingScreen()
+        screen.pendingKeys = [nil, nil]
+        let (clipboard, _) = recordingClipboard()
+        let app = ShelfApp(screen: screen, shelf: idle, configuration: config, clipboard: clipboard, clock: {
+            clock.now += 200
+            return clock.now
+        })
+        #expect(app.run() == .locked)
+        #expect(idle.locked)
+        #expect(screen.lines.allSatisfy { $0.isEmpty })
+    }
+
+    @Test func helpListsTheKeys() {
+        let screen = RecordingScreen()
+        let (clipboard, _) = recordingClipboard()
+        let app = ShelfApp(screen: screen, shelf: FakeShelf(), clipboard: clipboard)
+        screen.pendingKeys = [nil]
+        app.handle(.character("?"))
+        for needle in ["switch pane", "search", "generate", "copy the password", "login flow", "lock now", "quit"] {
+            #expect(screen.text.contains(needle))
+        }
+    }
+}

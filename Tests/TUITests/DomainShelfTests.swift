@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+import KeyshelfCredentials
+import KeyshelfCrypto
+import KeyshelfVault
+@testable import KeyshelfTUI
+
+/// The browser over the real domain facade (`KeyshelfShelf` on a `MemoryVault`):
+/// the consent rules are the domain's, the dialogs are the TUI's.
+@Suite struct DomainShelfTests {
+    func vault() throws -> MemoryVault {
+        let vault = MemoryVault()
+        let keyshelf = try Keyshelf(vault: vault, consent: ApproveAll())
+        try keyshelf.add(server: ServerName(parsing: "bücher.example"), account: "anna", password: Secret(utf8: "pw-anna"), to: .shared)
+        try keyshelf.add(server: ServerName(parsing: "git.example.org:8443"), account: "deploy", password: Secret(utf8: "pw-deploy"),
+                         to: .local, accessControl: .userPresence)
+        return vault
+    }
+
+    func run(_ vault: MemoryVault, _ keys: [Key?]) throws -> RecordingScreen {
+        let screen = RecordingScreen(rows: 30, columns: 100)
+        screen.keepsFrames = true
+        screen.pendingKeys = keys
+        let (clipboard, _) = recordingClipboard()
+        _ = ShelfApp(screen: screen, shelf: try KeyshelfShelf(vault: vault), clipboard: clipboard).run()
+        return screen
+    }
+
+    func accounts(_ vault: MemoryVault) throws -> [String] {
+        try Keyshelf(vault: vault).entries().map(\.account).sorted()
+    }
+
+    @Test func showsUnicodeServersAndPortsFromTheFacade() throws {
+        let screen = try run(try vault(), [])
+        #expect(screen.text.contains("bücher.example"))
+        #expect(screen.text.contains("git.example.org:8443"))
+    }
+
+    @Test func deleteGoesThroughTheDomainConsentDialog() throws {
+        let declined = try vault()
+        let screen = try run(declined, [.tab, .character("d")])
+        #expect(screen.text.contains("Delete Saved Password?"))
+        #expect(screen.text.contains("Remove the saved password for"))
+        #expect(screen.text.contains("\"anna\""))
+        #expect(try accounts(declined) == ["anna", "deploy"])
+
+        let fresh = try vault()
+        _ = try run(fresh, [.tab, .character("d"), .enter])
+        #expect(try accounts(fresh) == ["anna", "deploy"])
+
+        let accepted = try vault()
+        _ = try run(accepted, [.tab, .character("d"), .tab, .enter])
+        #expect(try accounts(accepted) == ["deploy"])
+    }
+
+    @Test func invalidServerIsShownInTheFormAndNothingIsSaved() throws {
+        let vault = try vault()
+        let keys: [Key?] = [.character("a"), .backTab, .control("u")] + "exa mple".map { Key.character($0) }
+            + [.tab] + "bob".map { Key.character($0) } + [.tab, .character("p"), .control("s")]
+        let screen = try run(vault, keys)
+        #expect(screen.text.contains("invalid server name \"exa mple\""))
+        #expect(try accounts(vault) == ["anna", "deploy"])
+    }
+
+    @Test func addSavesThroughTheFacadeWithTheServerNormalised() throws {
+        let vault = try vault()
+        let keys: [Key?] = [.character("a"), .backTab, .control("u")] + "https://MÜNCHEN.example:443/x".map { Key.character($0) }
+            + [.tab] + "max".map { Key.character($0) } + [.tab, .character("p"), .control("s")]
+        let screen = try run(vault, keys)
+        let added = try #require(try Keyshelf(vault: vault).entries().first { $0.account == "max" })
+        #expect(added.server.host == "xn--mnchen-3ya.example")
+        #expect(screen.text.contains("münchen.example"))
+    }
+
+    @Test func revealOfAUserPresenceItemAsksTheMasterPassword() throws {
+        let vault = try vault()
+        let wrong = try run(vault, [.character("j"), .tab, .character("r")] + "nope".map { Key.character($0) } + [.enter])
+        #expect(!wrong.text.contains("pw-deploy"))
+        #expect(wrong.text.contains("errSecAuthFailed"))
+        let right = try run(vault, [.character("j"), .tab, .character("r")] + "correct horse".map { Key.character($0) } + [.enter])
+        #expect(right.text.contains("pw-deploy"))
+    }
+
+    @Test func updatingAPasswordAsksConsentAndDecliningKeepsIt() throws {
+        let vault = try vault()
+        _ = try run(vault, [.tab, .character("e"), .tab, .character("x"), .control("s"), .escape])
+        let entry = try #require(try Keyshelf(vault: vault).entries().first { $0.account == "anna" })
+        #expect(try Keyshelf(vault: vault).reveal(entry).unsafeString() == "pw-anna")
+        _ = try run(vault, [.tab, .character("e"), .tab, .character("x"), .control("s"), .tab, .enter])
+        let updated = try #require(try Keyshelf(vault: vault).entries().first { $0.account == "anna" })
+        #expect(try Keyshelf(vault: vault).reveal(updated).unsafeString() == "x")
+    }
+
+    @Test func loginUsesTheLocalStoreFirstAndAsksBeforeReleasingShared() throws {
+        let vault = try vault()
+        let local = try run(vault, [.character("j"), .character("L")] + "correct horse".map { Key.character($0) } + [.enter])
+        #expect(local.text.contains("Login for git.example.org:8443: use deploy"))
+
+        // Declining the release goes on to the prompt (step 3), which saves nothing when canceled.
+        let declined = try run(vault, [.character("L"), .escape, .escape])
+        let dialog = try #require(declined.frames.first { $0.contains("Use Saved Password for bücher.example?") })
+        #expect(dialog.contains("[ Not Now ]  [ anna ]"))
+        #expect(declined.frames.contains { $0.contains("Log in to bücher.example") })
+        #expect(declined.text.contains("Canceled"))
+        #expect(try accounts(vault) == ["anna", "deploy"])
+
+        let chosen = try run(vault, [.character("L"), .tab, .enter])
+        #expect(chosen.text.contains("Login for bücher.example: use anna"))
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+import KeyshelfVault
+
+/// The real binary in tmux: what a user sees and what ends up in the vault.
+@Suite(.serialized) struct TUIEndToEndTests {
+    static let samples: [(server: String, account: String, store: Store, comment: String)] = [
+        ("bücher.example", "anna", .shared, "bookshop"),
+        ("bücher.example", "bernd", .local, ""),
+        ("git.example.org:8443", "ci-bot", .shared, ""),
+        ("mail.example.com", "me", .shared, ""),
+        ("shop.example", "mallory\u{1B}]0;pwned\u{07}", .shared, "x\u{1B}]2;evil\u{1B}\\y"),
+    ]
+
+    func started(columns: Int = 100, rows: Int = 30) throws -> TmuxSession {
+        let tmux = try TmuxSession(samples: Self.samples)
+        try tmux.start(columns: columns, rows: rows)
+        try tmux.waitFor("Domains")
+        return tmux
+    }
+
+    @Test func browseShowsDomainsPortsAndAccounts() throws {
+        let tmux = try started()
+        let screen = try tmux.waitFor("bücher.example")
+        #expect(screen.contains("git.example.org:8443"))
+        #expect(screen.contains("anna"))
+        try tmux.send("j")
+        try tmux.waitFor("ci-bot")
+        try tmux.send("q")
+        try tmux.waitFor("EXITED 0")
+    }
+
+    @Test func searchNarrowsAndEscapeClears() throws {
+        let tmux = try started()
+        try tmux.send("/")
+        try tmux.type("mail")
+        let narrowed = try tmux.waitFor { $0.contains("Accounts of mail.example.com") }
+        #expect(!narrowed.contains("git.example.org"))
+        try tmux.send("Escape")
+        try tmux.waitFor { $0.contains("git.example.org") && $0.contains("4/4 domains") }
+    }
+
+    @Test func deleteDeclinedKeepsTheRecordAndAcceptedDeletesIt() throws {
+        let tmux = try started()
+        try tmux.send("Tab", "d")
+        try tmux.waitFor("Delete Saved Password?")
+        try tmux.send("Tab", "Escape")
+        try tmux.waitFor("Canceled")
+        #expect(try tmux.savedAccounts().contains("anna"))
+
+        try tmux.send("d")
+        try tmux.waitFor("Delete Saved Password?")
+        try tmux.send("Enter")
+        try tmux.waitFor { !$0.contains("Delete Saved Password?") }
+        #expect(try tmux.savedAccounts().contains("anna"), "Enter on a fresh dialog must not delete")
+
+        try tmux.send("d")
+        try tmux.waitFor("Delete Saved Password?")
+        try tmux.send("Tab", "Enter")
+        try tmux.waitFor("Deleted anna")
+        #expect(try !tmux.savedAccounts().contains("anna"))
+        #expect(try tmux.savedAccounts().contains("bernd"))
+    }
+
+    @Test func generatorShowsTheFormatAndGAgainChangesIt() throws {
+        let tmux = try started()
+        try tmux.send("g")
+        let first = try tmux.waitFor("Generated Password")
+        let pattern = /[a-zA-Z3-9]{3}-[a-zA-Z3-9]{3}-[a-zA-Z3-9]{3}-[a-zA-Z3-9]{3}/
+        let one = try #require(first.firstMatch(of: pattern)).output
+        try tmux.send("g")
+        let second = try tmux.waitFor { ($0.firstMatch(of: pattern)?.output).map(String.init) != String(one) }
+        #expect(second.contains("Generated Password"))
+        try tmux.send("Escape")
+        try tmux.waitFor { !$0.contains("Generated Password") }
+    }
+
+    @Test func hostileNamesDoNotReachTheTerminal() throws {
+        let tmux = try started()
+        let title = try tmux.paneTitle
+        try tmux.send("/")
+        try tmux.type("shop")
+        try tmux.send("Enter", "Tab")
+        let screen = try tmux.waitFor("mallory␛]0;pwned␇")
+        #expect(screen.contains("x␛]2;evil␛\\y"))
+        #expect(try tmux.paneTitle == title)
+        #expect(try !tmux.paneTitle.contains("pwned"))
+    }
+
+    @Test func resizeRedrawsAndSmallTerminalsGetAMessage() throws {
+        let tmux = try started()
+        try tmux.tmux(["resize-window", "-x", "50", "-y", "12"])
+        try tmux.waitFor("Terminal too small")
+        try tmux.tmux(["resize-window", "-x", "60", "-y", "16"])
+        let screen = try tmux.waitFor("bücher.example")
+        #expect(screen.split(separator: "\n").allSatisfy { $0.count <= 60 })
+        try tmux.tmux(["resize-window", "-x", "120", "-y", "40"])
+        try tmux.waitFor { $0.split(separator: "\n", omittingEmptySubsequences: false).count >= 40 && $0.contains("Detail") }
+        try tmux.send("q")
+        try tmux.waitFor("EXITED 0")
+    }
+
+    @Test func sigtermRestoresTheTerminal() throws {
+        let tmux = try started()
+        let shell = try tmux.tmux(["display", "-p", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let children = try String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)
+        let pid = try #require(children.split(separator: " ").first.flatMap { Int32($0) })
+        kill(pid, SIGTERM)
+        let screen = try tmux.waitFor("EXITED 143")
+        // Back on the normal screen: the browser is gone and the alternate screen was left.
+        #expect(!screen.contains("Domains"))
+        #expect(try tmux.tmux(["display", "-p", "#{alternate_on}"]).trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+    }
+
+    @Test func noColorAndThemesStartAndAnUnknownThemeIsRefused() throws {
+        let tmux = try TmuxSession(samples: Self.samples)
+        try tmux.start(arguments: "--theme nope")
+        try tmux.waitFor("EXITED 2")
+        #expect(try tmux.screen().contains("nope.theme"))
+
+        let light = try TmuxSession(samples: Self.samples)
+        try light.start(arguments: "--theme light")
+        try light.waitFor("bücher.example")
+
+        let plain = try TmuxSession(samples: Self.samples)
+        try plain.start(environment: "NO_COLOR=1")
+        try plain.waitFor("bücher.example")
+    }
+
+    @Test func copyGoesToTheClipboardThroughOSC52() throws {
+        let tmux = try started()
+        try tmux.tmux(["set", "-g", "set-clipboard", "on"])
+        try tmux.send("Tab", "c")
+        try tmux.waitFor("Copied the password of anna")
+        let deadline = Date().addingTimeInterval(5)
+        var buffer = ""
+        while Date() < deadline, buffer != "pw-anna" {
+            buffer = try tmux.tmux(["show-buffer"])
+            Thread.sleep(forTimeInterval: 0.03)
+        }
+        #expect(buffer == "pw-anna")
+    }
+
+    @Test func idleAutoLockReturnsToTheUnlockScreen() throws {
+        let tmux = try TmuxSession(samples: Self.samples)
+        let config = tmux.folder.appendingPathComponent("keyshelf")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        try "auto-lock = 1\n".write(to: config.appendingPathComponent("config"), atomically: true, encoding: .utf8)
+        try tmux.start()
+        try tmux.waitFor("bücher.example")
+        let locked = try tmux.waitFor("Unlock keyshelf")
+        #expect(!locked.contains("bücher.example"))
+        try tmux.type("e2e-master")
+        try tmux.send("Enter")
+        try tmux.waitFor("bücher.example")
+    }
+}

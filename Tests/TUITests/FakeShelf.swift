@@ -1,0 +1,92 @@
+import Foundation
+import KeyshelfCrypto
+import KeyshelfVault
+@testable import KeyshelfTUI
+
+/// An in-memory `Shelf` that asks consent like the domain layer (DESIGN §5).
+final class FakeShelf: Shelf {
+    var items: [ShelfEntry]
+    var passwords: [UUID: String]
+    var generated = 0
+    var master = "master"
+    var locked = false
+
+    init(_ entries: [(server: String, port: Int?, account: String, password: String, store: Store)] = FakeShelf.sample) {
+        items = []
+        passwords = [:]
+        for e in entries {
+            let record = ShelfEntry(server: e.server, port: e.port, account: e.account, store: e.store, comment: "note for \(e.account)")
+            items.append(record)
+            passwords[record.id] = e.password
+        }
+    }
+
+    static let sample: [(server: String, port: Int?, account: String, password: String, store: Store)] = [
+        ("bücher.example", nil, "anna", "pw-anna", .shared),
+        ("bücher.example", nil, "bernd", "pw-bernd", .local),
+        ("git.example.org", 8443, "ci-bot", "pw-ci", .shared),
+        ("mail.example.com", nil, "me@example.com", "pw-mail", .shared),
+        ("日本語.example", nil, "太郎", "pw-taro", .local),
+    ]
+
+    func records() throws -> [ShelfEntry] { items }
+
+    func password(of record: ShelfEntry, prompts: UserPrompts) throws -> Secret {
+        if record.requiresUserPresence {
+            guard let typed = prompts.askMasterPassword(reason: "show \(record.account)") else { throw ConsentDeclined("no master password") }
+            guard typed.unsafeString() == master else { throw TestError(message: "wrong master password (errSecAuthFailed -25293)") }
+        }
+        return Secret(utf8: passwords[record.id]!)
+    }
+
+    func add(server: String, account: String, password: Secret, store: Store, comment: String, prompts: UserPrompts) throws {
+        guard !server.contains(" ") else { throw TestError(message: "Invalid server \"\(server)\" (errSecParam -50).") }
+        let record = ShelfEntry(server: server, account: account, store: store, comment: comment)
+        items.append(record)
+        passwords[record.id] = password.unsafeString()
+    }
+
+    func update(_ record: ShelfEntry, account: String, password: Secret?, comment: String, prompts: UserPrompts) throws {
+        if password != nil {
+            guard prompts.ask(title: "Update Saved Password?", message: "Update \(record.account) for \(record.server)?", buttons: ["Not Now", "Update"]) == 1 else {
+                throw ConsentDeclined()
+            }
+        }
+        guard let i = items.firstIndex(where: { $0.id == record.id }) else { return }
+        items[i].account = account
+        items[i].comment = comment
+        if let password { passwords[record.id] = password.unsafeString() }
+    }
+
+    func delete(_ record: ShelfEntry, prompts: UserPrompts) throws {
+        guard prompts.ask(title: "Delete Saved Password?", message: "Delete \(record.account) for \(record.server)?", buttons: ["Cancel", "Delete"]) == 1 else {
+            throw ConsentDeclined()
+        }
+        items.removeAll { $0.id == record.id }
+    }
+
+    func generatePassword() -> Secret {
+        generated += 1
+        return Secret(utf8: "abc-DEF-\(generated)45-xyz")
+    }
+
+    func login(server: String, prompts: UserPrompts) throws -> ShelfEntry? {
+        items.first { $0.serverWithPort == server && $0.store == .local } ?? items.first { $0.serverWithPort == server }
+    }
+
+    func lock() { locked = true }
+}
+
+struct TestError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}
+
+/// A clipboard that records what would go to the terminal.
+func recordingClipboard() -> (Clipboard, () -> [[UInt8]]) {
+    let clipboard = Clipboard(clearAfter: 45, environment: [:])
+    final class Box { var writes: [[UInt8]] = [] }
+    let box = Box()
+    clipboard.writeTerminal = { box.writes.append($0) }
+    return (clipboard, { box.writes })
+}

@@ -1,0 +1,142 @@
+import Foundation
+import Testing
+import KeyshelfCredentials
+import KeyshelfCrypto
+import KeyshelfVault
+@testable import KeyshelfTUI
+
+/// The real `keyshelf` binary in a detached tmux server of its own (PLATFORM.md):
+/// keys go in with `send-keys`, the screen comes back with `capture-pane`,
+/// polled until the expected text appears.
+final class TmuxSession {
+    let socket = "keyshelf-tui-\(UUID().uuidString.prefix(8))"
+    let folder: URL
+
+    /// The `keyshelf` executable built next to the test bundle.
+    static var binary: URL? {
+        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = dir.appendingPathComponent("keyshelf")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            dir = dir.deletingLastPathComponent()
+        }
+        return nil
+    }
+
+    /// A vault (minimum KDF) holding `samples`, and a password file for it.
+    init(samples: [(server: String, account: String, store: Store, comment: String)]) throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("keyshelf-tui-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let session = try VaultDirectory(url: folder.appendingPathComponent("vault"))
+            .create(password: Secret(utf8: "e2e-master"), limits: .minimum)
+        let keyshelf = try Keyshelf(vault: session, consent: ApproveAll())
+        for s in samples {
+            try keyshelf.add(server: try ServerName(parsing: s.server), account: s.account,
+                             password: Secret(utf8: "pw-\(s.account)"), to: s.store, comment: s.comment)
+        }
+        session.lock()
+        try "e2e-master\n".write(to: folder.appendingPathComponent("password"), atomically: true, encoding: .utf8)
+    }
+
+    /// Starts `keyshelf --vault DIR` (password from the file) in a `columns`×`rows` window.
+    func start(columns: Int = 100, rows: Int = 30, arguments: String = "", environment: String = "") throws {
+        let binary = try #require(TmuxSession.binary, "build the keyshelf executable first (swift build)")
+        let vault = folder.appendingPathComponent("vault").path
+        let command = "env TERM=xterm-256color LANG=C.UTF-8 XDG_CONFIG_HOME=\(folder.path) \(environment) "
+            + "KEYSHELF_PASSWORD_FILE=\(folder.appendingPathComponent("password").path) "
+            + "\(binary.path) --vault \(vault) \(arguments); echo EXITED $?; sleep 30"
+        try tmux(["-f", "/dev/null", "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", command])
+    }
+
+    /// Runs `tmux -L SOCKET arguments…` and returns its standard output.
+    ///
+    /// Spawned with `posix_spawn` and reaped with `waitpid`, output to a file:
+    /// `new-session` forks the tmux server, which keeps a pipe open, and
+    /// Foundation's `Process` was seen missing the client's exit here.
+    @discardableResult
+    func tmux(_ arguments: [String]) throws -> String {
+        let output = folder.appendingPathComponent("tmux-\(UUID().uuidString)").path
+        defer { unlink(output) }
+        var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = ["/usr/bin/tmux", "-L", socket] + arguments
+        var cArgs = argv.map { strdup($0) } + [nil]
+        defer { cArgs.forEach { free($0) } }
+        // The tmux server (and so keyshelf) must not inherit the test runner's
+        // blocked or ignored signals: a blocked SIGWINCH hides every resize.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, argv[0], &actions, &attributes, &cArgs, environ)
+        guard rc == 0 else { throw TmuxError(message: "posix_spawn tmux failed: \(rc)") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        return (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+    }
+
+    /// Sends tmux key names (`Enter`, `Tab`, `Escape`, `Down`) or literal text.
+    func send(_ keys: String...) throws {
+        try tmux(["send-keys"] + keys)
+    }
+
+    /// Sends `text` literally (no key-name lookup).
+    func type(_ text: String) throws {
+        try tmux(["send-keys", "-l", text])
+    }
+
+    func screen() throws -> String {
+        try tmux(["capture-pane", "-p"])
+    }
+
+    /// Polls the pane until `condition` holds (at most `timeout` seconds); returns the last capture.
+    @discardableResult
+    func waitFor(timeout: Double = 10, _ condition: (String) -> Bool) throws -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        var last = ""
+        while Date() < deadline {
+            last = try screen()
+            if condition(last) { return last }
+            Thread.sleep(forTimeInterval: 0.03)
+        }
+        Issue.record("timed out; the screen was:\n\(last)")
+        return last
+    }
+
+    @discardableResult
+    func waitFor(_ text: String, timeout: Double = 10) throws -> String {
+        try waitFor(timeout: timeout) { $0.contains(text) }
+    }
+
+    var paneTitle: String {
+        get throws { try tmux(["display", "-p", "#{pane_title}"]).trimmingCharacters(in: .whitespacesAndNewlines) }
+    }
+
+    /// The records now saved, read from the vault files.
+    func savedAccounts() throws -> [String] {
+        let session = try VaultDirectory(url: folder.appendingPathComponent("vault")).unlock(password: Secret(utf8: "e2e-master"))
+        defer { session.lock() }
+        let contents = try session.contents()
+        return (contents.local + contents.shared).filter { !$0.isDeleted }.map(\.account).sorted()
+    }
+
+    deinit {
+        _ = try? tmux(["kill-server"])
+        try? FileManager.default.removeItem(at: folder)
+    }
+}
+
+struct TmuxError: Error {
+    var message: String
+}
