@@ -39,12 +39,14 @@ public enum CommandLineInterface {
         }
         let command: any Command.Type
         let rest: [String]
-        if let first, !first.hasPrefix("-") {
-            guard let found = commands.first(where: { $0.spec.name == first }) else {
-                return ErrorReport.report(UsageError("unknown command '\(first)'; run 'keyshelf --help' for the list"), context: context)
+        let (leading, word) = splitLeadingVaultOptions(arguments)
+        if let word, !word.hasPrefix("-") {
+            guard let found = commands.first(where: { $0.spec.name == word }) else {
+                return ErrorReport.report(UsageError("unknown command '\(word)'; run 'keyshelf --help' for the list"), context: context)
             }
             command = found
-            rest = Array(arguments.dropFirst())
+            // `keyshelf --vault DIR get …`: leading options belong to the command.
+            rest = Array(arguments.dropFirst(leading.count + 1)) + leading
         } else {
             // No command word: the TUI, which also takes --vault, --password-fd, --theme.
             command = TUICommand.self
@@ -67,6 +69,24 @@ public enum CommandLineInterface {
         } catch {
             return ErrorReport.report(error, context: context)
         }
+    }
+
+    /// The `--vault DIR` / `--password-fd N` options before the first other
+    /// word, and that word (the command, or nil when there is none).
+    static func splitLeadingVaultOptions(_ arguments: [String]) -> (options: [String], word: String?) {
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            if argument == "--vault" || argument == "--password-fd" {
+                index += 2
+            } else if argument.hasPrefix("--vault=") || argument.hasPrefix("--password-fd=") {
+                index += 1
+            } else {
+                break
+            }
+        }
+        let end = min(index, arguments.count)
+        return (Array(arguments[..<end]), index < arguments.count ? arguments[index] : nil)
     }
 
     /// The text of `keyshelf --help`.

@@ -100,23 +100,33 @@ private final class CLIBench {
     func remove() { try? FileManager.default.removeItem(at: root) }
 
     /// Runs the binary to completion with output discarded; fails on a non-zero exit.
+    /// posix_spawn + waitpid: Foundation's `waitUntilExit` polls in 50 ms
+    /// steps on Linux, which would swamp the figures.
     static func spawn(_ binary: URL, _ arguments: [String], environment: [String: String], stdin: String? = nil) throws {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        process.environment = environment
-        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        let input = Pipe()
-        process.standardInput = input
-        try process.run()
-        try input.fileHandleForWriting.write(contentsOf: Data((stdin ?? "").utf8))
-        try input.fileHandleForWriting.close()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw NSError(domain: "CLIBench", code: Int(process.terminationStatus),
-                          userInfo: [NSLocalizedDescriptionKey: "keyshelf \(arguments.first ?? "") exited \(process.terminationStatus)"])
+        var input: [Int32] = [0, 0]
+        guard pipe(&input) == 0 else { throw BenchError("pipe failed") }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, input[0], 0)
+        posix_spawn_file_actions_addclose(&actions, input[1])
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = ([binary.path] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, binary.path, &actions, nil, argv, envp)
+        close(input[0])
+        guard rc == 0 else {
+            close(input[1])
+            throw BenchError("cannot start keyshelf: \(String(cString: strerror(rc)))")
         }
+        if let stdin { _ = stdin.utf8CString.withUnsafeBufferPointer { write(input[1], $0.baseAddress, stdin.utf8.count) } }
+        close(input[1])
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        guard status == 0 else { throw BenchError("keyshelf \(arguments.first ?? "") exited with status \(status)") }
     }
 
     /// The median wall time of `runs` calls of `body`, in seconds.
@@ -131,4 +141,9 @@ private final class CLIBench {
     }
 
     static func ms(_ seconds: Double) -> String { String(format: "%.1f ms", seconds * 1000) }
+}
+
+private struct BenchError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

@@ -121,4 +121,16 @@ import Testing
         #expect(result.status == 2, "\(result)")
         #expect(try vault.snapshot() == before)
     }
+
+    @Test func vaultOptionsMayComeBeforeTheCommand() throws {
+        let vault = try TestVault(initialize: false)
+        let other = vault.root.appendingPathComponent("elsewhere")
+        let created = try vault.run(["--vault", other.path, "init"])
+        #expect(created.status == 0, "\(created)")
+        let listed = try vault.run(["--vault=\(other.path)", "list", "--json"])
+        #expect(listed.status == 0, "\(listed)")
+        #expect(listed.stdout == "[]\n")
+        #expect(FileManager.default.fileExists(atPath: other.appendingPathComponent("local.vault").path))
+        #expect(try vault.snapshot().isEmpty)
+    }
 }
