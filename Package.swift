@@ -34,7 +34,7 @@ let package = Package(
         .testTarget(name: "VaultTests", dependencies: ["KeyshelfVault", "KeyshelfCrypto", "vault-stress"], resources: [.copy("Fixtures")]),
         .testTarget(name: "CredentialsTests", dependencies: ["KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto"]),
         .testTarget(name: "TransferTests", dependencies: ["KeyshelfTransfer", "KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "TUITests", dependencies: ["KeyshelfTUI", "KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto"]),
+        .testTarget(name: "TUITests", dependencies: ["KeyshelfTUI", "KeyshelfTransfer", "KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto"]),
         .testTarget(name: "EndToEndTests", dependencies: ["keyshelf"]),
     ]
 )
