@@ -7,7 +7,18 @@ import KeyshelfVault
 
 /// The `i` import action over the real facade and KeyshelfTransfer
 /// (`KeyshelfShelf` on a `MemoryVault`), driven by keys on a recording screen.
-@Suite struct ImportTests {
+@Suite final class ImportTests {
+    /// This test's files, removed when it ends; short names, as every character is a typed key.
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ks-import-\(UUID().uuidString.prefix(8))")
+
+    init() throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
     /// A vault holding "anna" on bücher.example (shared, password `pw-anna`).
     func vault() throws -> MemoryVault {
         let vault = MemoryVault()
@@ -16,16 +27,14 @@ import KeyshelfVault
         return vault
     }
 
-    /// Writes `bytes` to a file of its own and returns its path.
-    func file(_ bytes: [UInt8], name: String = "export.csv") throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("keyshelf-tui-import-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let url = folder.appendingPathComponent(name)
+    /// Writes `bytes` to a new file in the test's folder and returns its path.
+    func file(_ bytes: [UInt8], name: String? = nil) throws -> String {
+        let url = folder.appendingPathComponent(name ?? "\(UUID().uuidString.prefix(8)).csv")
         try Data(bytes).write(to: url)
         return url.path
     }
 
-    func file(_ text: String, name: String = "export.csv") throws -> String {
+    func file(_ text: String, name: String? = nil) throws -> String {
         try file(Array(text.utf8), name: name)
     }
 
@@ -142,7 +151,7 @@ import KeyshelfVault
              "line 3: malformed CSV"),
             (try file(Array("name,url,username,password\nx,https://x.example/,caf".utf8) + [0xE9] + Array(",pw\n".utf8)),
              "line 2: not UTF-8 text"),
-            (FileManager.default.temporaryDirectory.appendingPathComponent("keyshelf-missing-\(UUID().uuidString).csv").path,
+            (folder.appendingPathComponent("missing.csv").path,
              "cannot read"),
         ]
         for (path, message) in cases {
