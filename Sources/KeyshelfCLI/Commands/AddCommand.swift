@@ -51,7 +51,7 @@ struct AddCommand: Command {
         let outcome = try VaultAccess.shelf(session, yes: options.yes, context)
             .add(server: serverName, account: account, password: password, to: store)
         if generate { RecordOutput.printPassword(password, context) }
-        let what = "the password for \"\(account)\" on \(serverName.display)"
+        let what = "the password for \(InertText.quoted(account)) on \(serverName.display)"
         switch outcome {
         case .added: context.note("saved \(what) in \(RecordOutput.name(of: store))")
         case .updated: context.note("updated \(what) in \(RecordOutput.name(of: store))")

@@ -54,7 +54,7 @@ struct ImportCommand: Command {
         let plan = ImportPlan(source: source, existing: try session.contents()[store], store: store)
         let report = dryRun
             ? plan.dryRunReport
-            : try Importer.commit(plan, session: session, consent: TerminalConsent.policy(yes: options.yes, terminal: context.terminal()))
+            : try Importer.commit(plan, session: session, consent: TerminalConsent.policy(yes: options.yes, context))
         context.standardOutput.write(report.lines.joined(separator: "\n") + "\n")
         return .success
     }

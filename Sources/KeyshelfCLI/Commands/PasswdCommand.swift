@@ -25,7 +25,8 @@ struct PasswdCommand: Command {
         defer { session.lock() }
         let newPassword = try PasswordInput.read(
             from: .newMaster(fd: newPasswordFD, environment: context.environment), terminal: context.terminal,
-            prompt: "New master password: ", confirmPrompt: "Repeat the new master password: ", allowEmpty: false)
+            prompt: "New master password: ", confirmPrompt: "Repeat the new master password: ", allowEmpty: false,
+            kind: .newMaster)
         try session.changePassword(to: newPassword, limits: nil)
         context.note("changed the master password")
         return .success

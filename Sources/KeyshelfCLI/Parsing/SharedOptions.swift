@@ -3,7 +3,11 @@ import KeyshelfCredentials
 /// Options several commands share. A command lists the ones it accepts in
 /// its `CommandSpec`; `SharedOptions(parsed)` reads them all.
 enum SharedOption: Sendable {
-    case vault, passwordFD, json, yes, scope, localOnly
+    case vault, passwordFD, yes, scope, localOnly
+    /// `--json` for one credential with its password (`get`, `login`).
+    case json
+    /// `--json` for a listing, without passwords (`list`, `search`).
+    case jsonListing
 
     var specs: [OptionSpec] {
         switch self {
@@ -14,7 +18,9 @@ enum SharedOption: Sendable {
             [.value("--password-fd", valueName: "N",
                    help: "read the master password from the first line of file descriptor N")]
         case .json:
-            [.flag("--json", help: "print one JSON object or array (server, account, password, port, store)")]
+            [.flag("--json", help: "print one JSON object: server, account, password, store, and port when not 443")]
+        case .jsonListing:
+            [.flag("--json", help: "print a JSON array of objects: server, account, store, and port when not 443 (no passwords)")]
         case .yes:
             [.flag("--yes", "-y", help: "answer yes to consent dialogs (for scripts; there is nobody to ask)")]
         case .scope:

@@ -44,10 +44,9 @@ enum VaultAccess {
     /// The domain facade over `session`, with this run's consent policy and
     /// the terminal for `userPresence` items.
     static func shelf(_ session: VaultSession, yes: Bool, _ context: CommandContext) throws -> Keyshelf {
-        let terminal = context.terminal()
-        return try Keyshelf(
+        try Keyshelf(
             vault: session,
-            consent: TerminalConsent.policy(yes: yes, terminal: terminal),
-            userPresence: terminal.map(TerminalUserPresence.init))
+            consent: TerminalConsent.policy(yes: yes, context),
+            userPresence: context.terminal().map(TerminalUserPresence.init))
     }
 }
