@@ -26,10 +26,12 @@ let package = Package(
         .target(name: "KeyshelfTUI", dependencies: ["KeyshelfCredentials", "KeyshelfTransfer", "KeyshelfVault", "KeyshelfCrypto", "CCurses", "CSystem"]),
         .target(name: "KeyshelfCLI", dependencies: ["KeyshelfCredentials", "KeyshelfTransfer", "KeyshelfVault", "KeyshelfCrypto", "KeyshelfTUI", "CSystem"]),
         .executableTarget(name: "keyshelf", dependencies: ["KeyshelfCLI"]),
+        // Child process for the vault's crash and concurrency tests.
+        .executableTarget(name: "vault-stress", dependencies: ["KeyshelfVault", "KeyshelfCrypto"]),
         .executableTarget(name: "keyshelf-bench", dependencies: ["KeyshelfCredentials", "KeyshelfTransfer", "KeyshelfVault", "KeyshelfCrypto", "KeyshelfTUI"]),
 
         .testTarget(name: "CryptoTests", dependencies: ["KeyshelfCrypto"]),
-        .testTarget(name: "VaultTests", dependencies: ["KeyshelfVault", "KeyshelfCrypto"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "VaultTests", dependencies: ["KeyshelfVault", "KeyshelfCrypto", "vault-stress"], resources: [.copy("Fixtures")]),
         .testTarget(name: "CredentialsTests", dependencies: ["KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto"]),
         .testTarget(name: "TransferTests", dependencies: ["KeyshelfTransfer", "KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto"], resources: [.copy("Fixtures")]),
         .testTarget(name: "TUITests", dependencies: ["KeyshelfTUI", "KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto"]),

@@ -25,6 +25,7 @@ let testPassword = Secret(utf8: "correct horse battery staple")
 /// An internet password item with predictable fields.
 func sampleItem(_ n: Int, server: String = "example.com", accessible: Accessible = .whenUnlocked) -> Item {
     Item(
+        id: UUID(uuidString: String(format: "00000000-0000-4000-8000-%012d", n))!,
         account: "user\(n)@example.com", server: "\(n).\(server)", port: n % 7 == 0 ? 8443 : 0,
         label: "Sample \(n)", comment: n % 3 == 0 ? "note ✓ \(n)" : "",
         creationDate: Date(timeIntervalSince1970: 1_700_000_000 + Double(n)),

@@ -23,6 +23,7 @@ enum AtomicFile {
     static func replace(directory: String, name: String, header: [UInt8], payload: [UInt8], expected: FileIdentity?) throws -> FileIdentity {
         let path = directory + "/" + name
         try checkUnchanged(path, expected: expected)
+        removeStaleTemporaryFiles(directory: directory, name: name)
         let temporary = directory + "/." + name + "." + String(getpid()) + "." + Random.bytes(6).map { String($0, radix: 16) }.joined() + ".tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw FileSystem.ioError(temporary, "create a temporary file") }
@@ -44,6 +45,15 @@ enum AtomicFile {
         var s = stat()
         guard fstat(fd, &s) == 0 else { throw FileSystem.ioError(path, "examine the new file") }
         return FileIdentity(s)
+    }
+
+    /// Removes temporary files left by a writer that was killed. Callers hold
+    /// the directory's lock, so no live writer owns one.
+    private static func removeStaleTemporaryFiles(directory: String, name: String) {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for entry in entries where entry.hasPrefix("." + name + ".") && entry.hasSuffix(".tmp") {
+            unlink(directory + "/" + entry)
+        }
     }
 
     static func checkUnchanged(_ path: String, expected: FileIdentity?) throws {

@@ -1,0 +1,54 @@
+import Foundation
+import KeyshelfCrypto
+import KeyshelfVault
+
+// Test helper for Tests/VaultTests (crash and concurrency tests); not shipped.
+// The password is the first line of standard input.
+//
+//   vault-stress add DIR COUNT TAG   COUNT separate locked saves, each adding
+//                                    one shared item with account "TAG-i"
+//   vault-stress churn DIR           saves forever; save g rewrites every item of
+//                                    both stores with label "g", then prints g
+
+let args = CommandLine.arguments
+guard args.count >= 3, let line = readLine(strippingNewline: true) else {
+    FileHandle.standardError.write(Data("usage: vault-stress add DIR COUNT TAG | churn DIR (password on stdin)\n".utf8))
+    exit(2)
+}
+let password = Secret(utf8: line)
+let directory = VaultDirectory(url: URL(fileURLWithPath: args[2], isDirectory: true))
+
+do {
+    let session = try directory.unlock(password: password)
+    switch args[1] {
+    case "add":
+        let count = Int(args[3]) ?? 0
+        for i in 0..<count {
+            try session.modify { contents in
+                contents.shared.append(Item(account: "\(args[4])-\(i)", server: "stress.example", synchronizable: true, password: Secret(utf8: "p\(i)")))
+            }
+        }
+    case "churn":
+        var generation = Int(try session.contents().shared.first?.label ?? "0") ?? 0
+        while true {
+            generation += 1
+            let label = String(generation)
+            try session.modify { contents in
+                for store in Store.allCases {
+                    contents[store] = contents[store].map { item in
+                        var item = item
+                        item.label = label
+                        item.password = Secret(utf8: "secret-\(label)")
+                        return item
+                    }
+                }
+            }
+            FileHandle.standardOutput.write(Data("\(generation)\n".utf8))
+        }
+    default:
+        exit(2)
+    }
+} catch let error as VaultError {
+    FileHandle.standardError.write(Data("vault-stress: \(error)\n".utf8))
+    exit(error.exitCode)
+}

@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+import KeyshelfCrypto
+@testable import KeyshelfVault
+
+/// The `vault-stress` helper built next to this test bundle.
+func vaultStressURL() throws -> URL {
+    let candidates = [Bundle.main.executableURL, Bundle.main.bundleURL, Bundle(for: BundleMarker.self).bundleURL]
+        .compactMap { $0?.deletingLastPathComponent() }
+    for dir in candidates + candidates.map({ $0.deletingLastPathComponent() }) {
+        let url = dir.appendingPathComponent("vault-stress")
+        if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+    }
+    throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "vault-stress next to \(candidates)"])
+}
+
+final class BundleMarker {}
+
+/// Starts `vault-stress` with `arguments`, the test password on its standard input.
+func startStress(_ arguments: [String], output: Pipe? = nil) throws -> Process {
+    let process = Process()
+    process.executableURL = try vaultStressURL()
+    process.arguments = arguments
+    let input = Pipe()
+    process.standardInput = input
+    if let output { process.standardOutput = output }
+    try process.run()
+    input.fileHandleForWriting.write(Data("correct horse battery staple\n".utf8))
+    try input.fileHandleForWriting.close()
+    return process
+}
+
+@Suite struct ProcessTests {
+    @Test func twoProcessesSavingConcurrentlyLoseNothing() throws {
+        let vault = TemporaryVault()
+        defer { vault.cleanUp() }
+        _ = try vault.directory.create(password: testPassword, limits: .minimum)
+        let perProcess = 40
+        let writers = try ["a", "b"].map { try startStress(["add", vault.path, String(perProcess), $0]) }
+        for writer in writers {
+            writer.waitUntilExit()
+            #expect(writer.terminationStatus == 0)
+        }
+        let accounts = Set(try vault.directory.unlock(password: testPassword).contents().shared.map(\.account))
+        let expected = Set(["a", "b"].flatMap { tag in (0..<perProcess).map { "\(tag)-\($0)" } })
+        #expect(accounts == expected)
+    }
+
+    /// Reads one line (a generation number) from `handle`; nil at end of file.
+    static func readGeneration(_ handle: FileHandle) -> Int? {
+        var line = [UInt8]()
+        while true {
+            let byte = handle.readData(ofLength: 1)
+            guard let b = byte.first else { return nil }
+            if b == UInt8(ascii: "\n") { return Int(String(decoding: line, as: UTF8.self)) }
+            line.append(b)
+        }
+    }
+
+    @Test func killingAWriterAtRandomMomentsNeverLosesTheVault() throws {
+        let vault = TemporaryVault()
+        defer { vault.cleanUp() }
+        let session = try vault.directory.create(password: testPassword, limits: .minimum)
+        try session.modify { contents in
+            for store in Store.allCases {
+                contents[store] = (0..<4).map {
+                    var item = sampleItem($0 + (store == .local ? 0 : 10))
+                    item.label = "0"
+                    item.password = Secret(utf8: "secret-0")
+                    return item
+                }
+            }
+        }
+        var lastSeen = 0
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<200 {
+            let output = Pipe()
+            let child = try startStress(["churn", vault.path], output: output)
+            // Wait until the child is in its save loop, then kill it at a random moment.
+            let first = Self.readGeneration(output.fileHandleForReading)
+            #expect(first != nil, "round \(round): the child saved nothing")
+            usleep(UInt32.random(in: 0...3000, using: &generator))
+            kill(child.processIdentifier, SIGKILL)
+            child.waitUntilExit()
+            #expect(child.terminationReason == .uncaughtSignal, "round \(round): the child exited on its own")
+
+            let contents = try vault.directory.unlock(password: testPassword).contents()
+            var generations = [Store: Int]()
+            for store in Store.allCases {
+                let items = contents[store]
+                let labels = Set(items.map(\.label))
+                let passwords = Set(items.map { $0.password?.unsafeString() ?? "" })
+                #expect(items.count == 4 && labels.count == 1 && passwords == ["secret-\(labels.first ?? "")"],
+                        "round \(round): \(store) is neither the old nor the new version")
+                generations[store] = Int(labels.first ?? "") ?? -1
+            }
+            // shared.vault is saved before local.vault within one generation.
+            let shared = generations[.shared] ?? -1, local = generations[.local] ?? -1
+            #expect(shared >= lastSeen && (local == shared || local == shared - 1), "round \(round): shared \(shared), local \(local), last \(lastSeen)")
+            lastSeen = shared
+            try? output.fileHandleForReading.close()
+        }
+        #expect(lastSeen >= 200)
+    }
+}
