@@ -66,13 +66,13 @@ public struct VaultDirectory: Sendable {
                 let passwordKey = try VaultFile.deriveKey(password: password, salt: salt, limits: limits, path: path)
                 let sharedKey = Random.secureBytes(VaultHeader.vaultKeyByteCount)
                 let header = try VaultFile.makeHeader(store: .shared, limits: limits, salt: salt, vaultKey: sharedKey, passwordKey: passwordKey)
-                shared = VaultSession.FileState(header: header, passwordKey: passwordKey, vaultKey: sharedKey, identity: nil, items: [])
-                try VaultSession.save([], store: .shared, file: &shared, directory: path)
+                shared = VaultSession.FileState(header: header, passwordKey: passwordKey, vaultKey: sharedKey)
+                try VaultSession.save([], plaintext: shared.plaintext, store: .shared, file: &shared, directory: path)
             }
             let localHeader = try VaultFile.makeHeader(
                 store: .local, limits: shared.header.limits, salt: shared.header.salt, vaultKey: localKey, passwordKey: shared.passwordKey)
-            var local = VaultSession.FileState(header: localHeader, passwordKey: shared.passwordKey, vaultKey: localKey, identity: nil, items: [])
-            try VaultSession.save([], store: .local, file: &local, directory: path)
+            var local = VaultSession.FileState(header: localHeader, passwordKey: shared.passwordKey, vaultKey: localKey)
+            try VaultSession.save([], plaintext: local.plaintext, store: .local, file: &local, directory: path)
             return VaultSession(directory: self, local: local, shared: shared)
         }
     }
@@ -98,11 +98,16 @@ public struct VaultDirectory: Sendable {
         let local = try VaultSession.openFile(localFile, store: .local, password: password, reusing: nil, path: path(of: .local))
         let shared: VaultSession.FileState
         if let sharedFile {
-            shared = try VaultSession.openFile(sharedFile, store: .shared, password: password, reusing: local, path: path(of: .shared))
+            do {
+                shared = try VaultSession.openFile(sharedFile, store: .shared, password: password, reusing: local, path: path(of: .shared))
+            } catch var error as VaultError where error.code == .wrongPassword {
+                error.reason = "is sealed with another master password than local.vault (an interrupted `keyshelf passwd`, or a copy from a machine with another password); restore backups/shared.1.bak, or move shared.vault aside"
+                throw error
+            }
         } else {
             let key = Random.secureBytes(VaultHeader.vaultKeyByteCount)
             let header = try VaultFile.makeHeader(store: .shared, limits: local.header.limits, salt: local.header.salt, vaultKey: key, passwordKey: local.passwordKey)
-            shared = VaultSession.FileState(header: header, passwordKey: local.passwordKey, vaultKey: key, identity: nil, items: [])
+            shared = VaultSession.FileState(header: header, passwordKey: local.passwordKey, vaultKey: key)
         }
         return VaultSession(directory: self, local: local, shared: shared)
     }

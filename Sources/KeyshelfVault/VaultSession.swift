@@ -21,6 +21,25 @@ public final class VaultSession: @unchecked Sendable {
         /// The version on disk that `items` came from; nil when there is no file.
         var identity: FileIdentity?
         var items: [Item]
+        /// The exact record encoding of `items`; their passwords are slices of it.
+        var plaintext: SecureBytes
+        /// Set when `items` may no longer match the disk (a failed write): the next access re-reads the file.
+        var needsReload = false
+
+        init(header: VaultHeader, passwordKey: SecureBytes, vaultKey: SecureBytes, identity: FileIdentity?, items: [Item], plaintext: SecureBytes) {
+            self.header = header
+            self.passwordKey = passwordKey
+            self.vaultKey = vaultKey
+            self.identity = identity
+            self.items = items
+            self.plaintext = plaintext
+        }
+
+        /// The state of a file not on disk yet: no items.
+        init(header: VaultHeader, passwordKey: SecureBytes, vaultKey: SecureBytes) {
+            var none = [Item]()
+            self.init(header: header, passwordKey: passwordKey, vaultKey: vaultKey, identity: nil, items: [], plaintext: RecordCodec.encode(&none))
+        }
     }
 
     private struct State {
@@ -41,10 +60,12 @@ public final class VaultSession: @unchecked Sendable {
         self.state = State(local: local, shared: shared)
     }
 
-    /// The Argon2id limits of the master password (from `local.vault`'s header).
+    /// The Argon2id limits of the master password (from `local.vault`'s header;
+    /// the last known ones after `lock()`).
     public var limits: PasswordHashLimits {
-        mutex.withLock { state?.local.header.limits ?? .minimum }
+        mutex.withLock { state?.local.header.limits ?? lastLimits }
     }
+    private var lastLimits = PasswordHashLimits.minimum
 
     /// The items of both files. A file is re-read (and re-authenticated) only
     /// when it changed on disk since this session last read or wrote it.
@@ -62,8 +83,8 @@ public final class VaultSession: @unchecked Sendable {
 
     /// A locked read-modify-write: takes the exclusive `flock`, re-reads what
     /// changed on disk, runs `body` on the current contents, then saves
-    /// atomically only the files whose items changed. When `body` throws,
-    /// nothing is written.
+    /// atomically only the files whose encoded items changed. When `body`
+    /// throws, nothing is written. `body` must not call back into this session.
     /// - Throws: whatever `body` throws; `VaultError.io` when `body` put a
     ///   `…ThisDeviceOnly` item into `shared` (DESIGN §2: it never leaves this
     ///   device); `.changedOnDisk` when a file was replaced outside the lock
@@ -72,20 +93,55 @@ public final class VaultSession: @unchecked Sendable {
     public func modify<T>(_ body: (inout VaultContents) throws -> T) throws -> T {
         try mutex.withLock {
             guard var state else { throw lockedError }
+            // Own the only reference to the item arrays while editing them (no copy-on-write).
+            self.state = nil
             defer { self.state = state }
             return try LockFile.withExclusiveLock(directory: directory.path) {
                 try refresh(.local, &state)
                 try refresh(.shared, &state)
                 var contents = VaultContents(local: state.local.items, shared: state.shared.items)
-                let result = try body(&contents)
-                if let item = contents.shared.first(where: { $0.accessible.isThisDeviceOnly }) {
-                    throw VaultError(.io, file: directory.path(of: .shared), reason: "refused to save: the item for \(item.server.isEmpty ? item.service : item.server) (account \(item.account)) is \(item.accessible) and must stay in the local store; nothing was written")
+                // Hand the arrays over, so that the body edits a large vault in
+                // place instead of copying it; `plaintext` still holds the old state.
+                for store in Store.allCases { state[store].items = [] }
+                let result: T
+                do {
+                    result = try body(&contents)
+                    if let item = contents.shared.first(where: { $0.accessible.isThisDeviceOnly }) {
+                        throw VaultError(.io, file: directory.path(of: .shared), reason: "refused to save: the item for \(item.server.isEmpty ? item.service : item.server) (account \(item.account)) is \(item.accessible) and must stay in the local store; nothing was written")
+                    }
+                } catch {
+                    for store in Store.allCases { Self.restoreItems(&state[store]) }
+                    throw error
                 }
-                for store in [Store.shared, .local] where contents[store] != state[store].items {
-                    try Self.save(contents[store], store: store, file: &state[store], directory: directory.path)
+                // Shared first, then local, as in `changePassword`; each file is atomic on its own, the pair is not.
+                for (index, store) in [Store.shared, .local].enumerated() {
+                    var items = contents[store]
+                    contents[store] = []
+                    let plaintext = RecordCodec.encode(&items)
+                    guard plaintext != state[store].plaintext else {
+                        state[store].items = items
+                        state[store].plaintext = plaintext
+                        continue
+                    }
+                    do {
+                        try Self.save(items, plaintext: plaintext, store: store, file: &state[store], directory: directory.path)
+                    } catch {
+                        state[store].needsReload = true
+                        if index == 0 { Self.restoreItems(&state.local) }
+                        throw error
+                    }
                 }
                 return result
             }
+        }
+    }
+
+    /// Rebuilds `file.items` from its plaintext after they were handed to a body that failed.
+    private static func restoreItems(_ file: inout FileState) {
+        if let items = try? RecordCodec.decode(file.plaintext) {
+            file.items = items
+        } else {
+            file.needsReload = true
         }
     }
 
@@ -105,7 +161,8 @@ public final class VaultSession: @unchecked Sendable {
                 try refresh(.shared, &state)
                 let salt = Random.bytes(PasswordHash.saltByteCount)
                 let passwordKey = try VaultFile.deriveKey(password: newPassword, salt: salt, limits: newLimits, path: directory.path)
-                // shared first: `exists` (local.vault) then never runs ahead of it.
+                // Shared first: after a crash between the two, local.vault still opens with the old
+                // password and `unlock` points at backups/shared.1.bak (the same payload, old password).
                 for store in [Store.shared, .local] {
                     var file = state[store]
                     let header = try VaultFile.makeHeader(
@@ -163,6 +220,7 @@ public final class VaultSession: @unchecked Sendable {
     public func lock() {
         mutex.withLock {
             guard let state else { return }
+            lastLimits = state.local.header.limits
             for file in [state.local, state.shared] {
                 file.passwordKey.wipe()
                 file.vaultKey.wipe()
@@ -181,13 +239,12 @@ public final class VaultSession: @unchecked Sendable {
     private func refresh(_ store: Store, _ state: inout State) throws {
         let path = directory.path(of: store)
         let identity = try FileSystem.identity(of: path)
-        guard identity != state[store].identity else { return }
+        guard state[store].needsReload || identity != state[store].identity else { return }
         guard let file = try FileSystem.read(path) else {
             guard store == .shared else {
                 throw VaultError(.noVault, file: path, reason: "was removed while the vault was open")
             }
-            state.shared.identity = nil
-            state.shared.items = []
+            state.shared = FileState(header: state.shared.header, passwordKey: state.shared.passwordKey, vaultKey: state.shared.vaultKey)
             return
         }
         state[store] = try Self.openFile(file, store: store, password: nil, reusing: state[store], path: path)
@@ -217,17 +274,20 @@ public final class VaultSession: @unchecked Sendable {
         } else {
             throw VaultError(.changedOnDisk, file: path, reason: "was re-sealed with another master password or key parameters since it was opened; lock and unlock again")
         }
-        let items = try VaultFile.openPayload(file.bytes, header: header, vaultKey: vaultKey, path: path)
-        return FileState(header: header, passwordKey: passwordKey, vaultKey: vaultKey, identity: file.identity, items: items)
+        let payload = try VaultFile.openPayload(file.bytes, header: header, vaultKey: vaultKey, path: path)
+        return FileState(header: header, passwordKey: passwordKey, vaultKey: vaultKey, identity: file.identity, items: payload.items, plaintext: payload.plaintext)
     }
 
-    /// Seals `items` and replaces `store`'s file atomically, refusing when it changed since `file.identity`.
-    static func save(_ items: [Item], store: Store, file: inout FileState, directory: String) throws {
-        let sealed = try VaultFile.seal(items, header: file.header, vaultKey: file.vaultKey)
+    /// Seals `plaintext` (the encoding of `items`) and replaces `store`'s file
+    /// atomically, refusing when it changed since `file.identity`.
+    static func save(_ items: [Item], plaintext: SecureBytes, store: Store, file: inout FileState, directory: String) throws {
+        let sealed = try VaultFile.seal(plaintext, header: file.header, vaultKey: file.vaultKey)
         file.identity = try AtomicFile.replace(
             directory: directory, name: store.fileName, header: sealed.header.serialized(),
             payload: sealed.payload, expected: file.identity)
         file.header = sealed.header
         file.items = items
+        file.plaintext = plaintext
+        file.needsReload = false
     }
 }

@@ -168,3 +168,18 @@ import KeyshelfCrypto
         #expect(error?.reason.contains("backups/") == true)
     }
 }
+
+extension OpenFailureTests {
+    @Test func aHugeFileIsNotLoaded() throws {
+        let vault = try Self.smallVault()
+        defer { vault.cleanUp() }
+        // A sparse 3 GiB file: reading it whole would take seconds and gigabytes.
+        let fd = open(vault.file(.shared), O_WRONLY | O_TRUNC)
+        #expect(fd >= 0)
+        #expect(ftruncate(fd, 3 << 30) == 0)
+        close(fd)
+        let error = Self.failedOpen(vault)
+        #expect(error?.code == .notAVault)
+        #expect(error?.file == vault.file(.shared))
+    }
+}

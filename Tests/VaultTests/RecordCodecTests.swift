@@ -6,12 +6,12 @@ import KeyshelfCrypto
 @Suite struct RecordCodecTests {
     @Test func everyFieldRoundTrips() throws {
         let items = KnownAnswerTests.local + KnownAnswerTests.shared + (0..<50).map { sampleItem($0) }
-        #expect(try RecordCodec.decode(RecordCodec.encode(items)) == items)
-        #expect(try RecordCodec.decode(RecordCodec.encode([])).isEmpty)
+        #expect(try RecordCodec.decode(encoded(items)) == items)
+        #expect(try RecordCodec.decode(encoded([])).isEmpty)
     }
 
     @Test func passwordsAreSlicesOfTheDecodedBuffer() throws {
-        let buffer = RecordCodec.encode([sampleItem(1), sampleItem(2)])
+        let buffer = encoded([sampleItem(1), sampleItem(2)])
         let items = try RecordCodec.decode(buffer)
         buffer.wipe()
         // Wiping the one buffer wipes every password decoded from it.
@@ -20,7 +20,7 @@ import KeyshelfCrypto
 
     @Test func unknownFieldsAreSkipped() throws {
         let item = Item(id: UUID(), account: "me", server: "a.example", password: Secret(utf8: "pw"))
-        let known = RecordCodec.encode([item])
+        let known = encoded([item])
         let bytes = known.withUnsafeBytes { Array($0) }
         // Re-frame the record with a field of an unknown tag (200) appended.
         let fields = Array(bytes[2...])          // count and record length: one varint byte each here
@@ -33,23 +33,42 @@ import KeyshelfCrypto
     @Test func emptyFieldsTakeNoSpace() {
         let bare = Item(id: UUID(), account: "", protocol: "", authenticationType: "", password: nil)
         // id (18) + class (3) + two dates (20) + accessible and access control (6).
-        #expect(RecordCodec.encode([bare]).byteCount == 1 + 1 + 47)
+        #expect(encoded([bare]).byteCount == 1 + 1 + 47)
     }
 
     @Test func malformedPlaintextIsAnErrorNotACrash() {
-        var generator = SystemRandomNumberGenerator()
-        let valid = RecordCodec.encode([sampleItem(1), sampleItem(2)]).withUnsafeBytes { Array($0) }
-        for n in 0..<2000 {
-            var bytes = valid
-            if n % 2 == 0 {
-                bytes = Array(bytes.prefix(Int.random(in: 0..<bytes.count, using: &generator)))
-            } else {
-                bytes[Int.random(in: 0..<bytes.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+        let valid = encoded([sampleItem(1), sampleItem(2)]).withUnsafeBytes { Array($0) }
+        // Every truncation, and every byte replaced by values that stress the varints.
+        for length in 0..<valid.count {
+            #expect(throws: RecordCodec.DecodeError.self) { try RecordCodec.decode(SecureBytes(copying: valid.prefix(length))) }
+        }
+        for offset in valid.indices {
+            for value: UInt8 in [0x00, 0x01, 0x7F, 0x80, 0xFF, valid[offset] ^ 0x40] {
+                var bytes = valid
+                bytes[offset] = value
+                // Either decodes to something or throws DecodeError; never traps.
+                _ = try? RecordCodec.decode(SecureBytes(copying: bytes))
             }
-            // Either decodes to something or throws DecodeError; never traps.
-            _ = try? RecordCodec.decode(SecureBytes(copying: bytes))
         }
         #expect(throws: RecordCodec.DecodeError.self) { try RecordCodec.decode(SecureBytes(copying: [5])) }
         #expect(throws: RecordCodec.DecodeError.self) { try RecordCodec.decode(SecureBytes(copying: [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01])) }
+    }
+}
+
+/// The encoding of `items` (a copy is rebased, not the caller's items).
+func encoded(_ items: [Item]) -> SecureBytes {
+    var copy = items
+    return RecordCodec.encode(&copy)
+}
+
+extension RecordCodecTests {
+    @Test func encodingMovesPasswordsIntoTheNewBuffer() throws {
+        let original = [sampleItem(1), sampleItem(2)]
+        var items = original
+        let buffer = RecordCodec.encode(&items)
+        #expect(items == original)
+        buffer.wipe()
+        #expect(items.allSatisfy { $0.password?.withUnsafeBytes { $0.allSatisfy { $0 == 0 } } == true })
+        #expect(original[0].password == Secret(utf8: "pw-1-\u{1F511}"))
     }
 }

@@ -239,3 +239,27 @@ import KeyshelfCrypto
         #expect(VaultError(.io, file: "/f", reason: "cannot read").description == "/f: cannot read")
     }
 }
+
+extension SessionTests {
+    @Test func anInterruptedPasswordChangeCanBeRepairedFromTheBackup() throws {
+        let vault = TemporaryVault()
+        defer { vault.cleanUp() }
+        let session = try vault.directory.create(password: testPassword, limits: .minimum)
+        try session.modify { $0.shared = [sampleItem(1)] }
+        let oldLocal = try readBytes(vault.file(.local))
+        try session.changePassword(to: Secret(utf8: "new password"), limits: nil)
+        // Simulate a crash after shared.vault was rewritten but before local.vault was.
+        try writeBytes(oldLocal, to: vault.file(.local))
+        do {
+            _ = try vault.directory.unlock(password: testPassword)
+            Issue.record("opened with mismatched files")
+        } catch let error as VaultError {
+            #expect(error.code == .wrongPassword)
+            #expect(error.file == vault.file(.shared))
+            #expect(error.reason.contains("backups/shared.1.bak"))
+        }
+        try FileManager.default.removeItem(atPath: vault.file(.shared))
+        try FileManager.default.copyItem(atPath: vault.path + "/backups/shared.1.bak", toPath: vault.file(.shared))
+        #expect(try vault.directory.unlock(password: testPassword).contents().shared == [sampleItem(1)])
+    }
+}

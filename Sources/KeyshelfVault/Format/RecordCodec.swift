@@ -28,8 +28,10 @@ enum RecordCodec {
 
     // MARK: Encoding
 
-    /// Encodes `items` into a new secure buffer of exactly the needed size.
-    static func encode(_ items: [Item]) -> SecureBytes {
+    /// Encodes `items` into a new secure buffer of exactly the needed size,
+    /// and points each item's password at its copy in that buffer, so the
+    /// buffers the passwords came from can be released.
+    static func encode(_ items: inout [Item]) -> SecureBytes {
         var total = varintByteCount(UInt64(items.count))
         var recordSizes = [Int]()
         recordSizes.reserveCapacity(items.count)
@@ -42,11 +44,13 @@ enum RecordCodec {
         out.withUnsafeMutableBytes { buffer in
             var w = Writer(base: buffer.baseAddress!)
             w.varint(UInt64(items.count))
-            for (item, size) in zip(items, recordSizes) {
-                w.varint(UInt64(size))
+            for i in items.indices {
+                w.varint(UInt64(recordSizes[i]))
                 let start = w.offset
-                write(item, to: &w)
-                precondition(w.offset - start == size, "record size mismatch")
+                if let passwordRange = write(items[i], to: &w) {
+                    items[i].password = Secret(storage: out, range: passwordRange)
+                }
+                precondition(w.offset - start == recordSizes[i], "record size mismatch")
             }
             precondition(w.offset == total, "payload size mismatch")
         }
@@ -82,7 +86,9 @@ enum RecordCodec {
         return n
     }
 
-    private static func write(_ item: Item, to w: inout Writer) {
+    /// Writes one record's fields; returns where the password's bytes went.
+    private static func write(_ item: Item, to w: inout Writer) -> Range<Int>? {
+        var passwordRange: Range<Int>?
         w.field(.id, byteCount: 16)
         withUnsafeBytes(of: item.id.uuid) { w.bytes($0) }
         w.byteField(.itemClass, item.itemClass.rawValue)
@@ -108,9 +114,11 @@ enum RecordCodec {
         if item.synchronizable { w.byteField(.synchronizable, 1) }
         if let password = item.password {
             w.field(.password, byteCount: password.byteCount)
+            passwordRange = w.offset..<(w.offset + password.byteCount)
             password.withUnsafeBytes { w.bytes($0) }
         }
         if item.isDeleted { w.byteField(.isDeleted, 1) }
+        return passwordRange
     }
 
     static func varintByteCount(_ value: UInt64) -> Int {
@@ -184,15 +192,18 @@ enum RecordCodec {
             for _ in 0..<count {
                 let size = try r.varint()
                 guard size <= UInt64(r.end - r.offset) else { throw DecodeError(reason: "record runs past the payload") }
-                let end = r.offset + Int(size)
-                items.append(try decodeRecord(&r, end: end, storage: plaintext))
+                // A reader bounded by the record, so a damaged field cannot run into the next record.
+                var record = Reader(buffer: buffer, offset: r.offset, end: r.offset + Int(size))
+                items.append(try decodeRecord(&record, storage: plaintext))
+                r.offset = record.end
             }
             guard r.offset == r.end else { throw DecodeError(reason: "bytes after the last record") }
             return items
         }
     }
 
-    private static func decodeRecord(_ r: inout Reader, end: Int, storage: SecureBytes) throws -> Item {
+    private static func decodeRecord(_ r: inout Reader, storage: SecureBytes) throws -> Item {
+        let end = r.end
         var id: UUID?
         var itemClass = ItemClass.internetPassword
         var account = "", service = "", server = "", proto = "", path = ""
@@ -295,8 +306,13 @@ enum RecordCodec {
         }
 
         func string(_ range: Range<Int>) throws -> String {
-            let bytes = UnsafeRawBufferPointer(rebasing: buffer[range]).assumingMemoryBound(to: UInt8.self)
-            guard let s = String(validating: bytes, as: UTF8.self) else { throw DecodeError(reason: "text that is not UTF-8") }
+            let bytes = UnsafeRawBufferPointer(rebasing: buffer[range])
+            guard !bytes.isEmpty else { return "" }
+            // String(decoding:) has the fast path; it repairs invalid UTF-8,
+            // so a result that differs from the input bytes means invalid text.
+            var s = String(decoding: bytes.assumingMemoryBound(to: UInt8.self), as: UTF8.self)
+            let same = s.withUTF8 { $0.count == bytes.count && memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }
+            guard same else { throw DecodeError(reason: "text that is not UTF-8") }
             return s
         }
 

@@ -40,8 +40,9 @@ enum VaultFile {
 
     /// Authenticates the whole payload, then decodes it. Nothing is returned
     /// unless every chunk verifies and the last is FINAL.
+    /// - Returns: the items and the plaintext their passwords are slices of.
     /// - Throws: `.damaged`, `.truncated`.
-    static func openPayload(_ file: [UInt8], header: VaultHeader, vaultKey: SecureBytes, path: String) throws -> [Item] {
+    static func openPayload(_ file: [UInt8], header: VaultHeader, vaultKey: SecureBytes, path: String) throws -> (items: [Item], plaintext: SecureBytes) {
         let plaintext: SecureBytes
         do {
             plaintext = try file.withUnsafeBytes { all in
@@ -55,16 +56,14 @@ enum VaultFile {
             throw VaultError(.damaged, file: path, reason: "is damaged (its encrypted payload does not authenticate); restore it from backups/ or your sync copy")
         }
         do {
-            return try RecordCodec.decode(plaintext)
+            return (try RecordCodec.decode(plaintext), plaintext)
         } catch let error as RecordCodec.DecodeError {
             throw VaultError(.damaged, file: path, reason: "is damaged (\(error.reason)); restore it from backups/ or your sync copy")
         }
     }
 
-    /// Encodes and seals `items`; returns the header (with its payload length) and the payload bytes.
-    static func seal(_ items: [Item], header: VaultHeader, vaultKey: SecureBytes) throws -> (header: VaultHeader, payload: [UInt8]) {
-        let plaintext = RecordCodec.encode(items)
-        defer { plaintext.wipe() }
+    /// Seals an encoded payload; returns the header (with its payload length) and the payload bytes.
+    static func seal(_ plaintext: SecureBytes, header: VaultHeader, vaultKey: SecureBytes) throws -> (header: VaultHeader, payload: [UInt8]) {
         let payload = try SecretStream.seal(plaintext, key: vaultKey, chunkByteCount: Int(header.chunkByteCount), associatedData: header.payloadAssociatedData())
         var out = header
         out.payloadByteCount = UInt64(payload.count)

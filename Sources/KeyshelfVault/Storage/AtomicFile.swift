@@ -74,8 +74,12 @@ enum AtomicFile {
             }
         }
         unlink(backup(1))
-        guard link(directory + "/" + name, backup(1)) == 0 else {
-            throw FileSystem.ioError(backup(1), "keep a backup of the previous version")
+        guard link(directory + "/" + name, backup(1)) != 0 else { return }
+        // A file system without hard links: copy instead.
+        do {
+            try FileManager.default.copyItem(atPath: directory + "/" + name, toPath: backup(1))
+        } catch {
+            throw VaultError(.io, file: backup(1), reason: "cannot keep a backup of the previous version: \(error.localizedDescription)")
         }
     }
 }

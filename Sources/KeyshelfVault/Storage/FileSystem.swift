@@ -45,7 +45,12 @@ enum FileSystem {
         throw ioError(path, "examine the file")
     }
 
+    /// Files larger than this (2 GiB, some 13 million credentials) are not
+    /// loaded: a path pointing at some huge file must not exhaust memory.
+    static let maximumVaultByteCount = 2 << 30
+
     /// The whole file and the identity of the version read, or nil when absent.
+    /// - Throws: `.notAVault` or `.damaged` for a file above `maximumVaultByteCount`; `.io`.
     static func read(_ path: String) throws -> (bytes: [UInt8], identity: FileIdentity)? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 {
@@ -55,7 +60,9 @@ enum FileSystem {
         defer { close(fd) }
         var s = stat()
         guard fstat(fd, &s) == 0 else { throw ioError(path, "examine the file") }
-        let size = Int(s.st_size)
+        var size = Int(s.st_size)
+        let tooLarge = size > maximumVaultByteCount
+        if tooLarge { size = VaultHeader.magic.count }
         var bytes = [UInt8](repeating: 0, count: size)
         var done = 0
         while done < size {
@@ -69,6 +76,12 @@ enum FileSystem {
         }
         // A file that shrank while being read is reported by the length checks.
         if done < size { bytes.removeSubrange(done...) }
+        if tooLarge {
+            guard bytes == VaultHeader.magic else {
+                throw VaultError(.notAVault, file: path, reason: "is not a keyshelf vault (unknown file signature)")
+            }
+            throw VaultError(.damaged, file: path, reason: "is \(s.st_size) bytes, larger than any vault; restore it from backups/ or your sync copy")
+        }
         return (bytes, FileIdentity(s))
     }
 
