@@ -47,7 +47,7 @@ extension VaultDirectory {
         } else {
             let key = Random.secureBytes(VaultHeader.vaultKeyByteCount)
             let header = try VaultFile.makeHeader(store: .shared, limits: local.header.limits, salt: local.header.salt, vaultKey: key, passwordKey: local.passwordKey)
-            shared = VaultSession.FileState(header: header, passwordKey: local.passwordKey, vaultKey: key, identity: nil, items: [])
+            shared = VaultSession.FileState(header: header, passwordKey: local.passwordKey, vaultKey: key)
         }
         return VaultSession(directory: self, local: local, shared: shared)
     }
@@ -59,7 +59,7 @@ extension VaultDirectory {
             throw VaultError(.wrongPassword, file: path, reason: "the unlocked keys do not fit this file (was the master password changed?)")
         }
         let vaultKey = try VaultFile.unwrapKey(header: header, passwordKey: passwordKey, path: path)
-        let items = try VaultFile.openPayload(file.bytes, header: header, vaultKey: vaultKey, path: path)
-        return VaultSession.FileState(header: header, passwordKey: passwordKey, vaultKey: vaultKey, identity: file.identity, items: items)
+        let payload = try VaultFile.openPayload(file.bytes, header: header, vaultKey: vaultKey, path: path)
+        return VaultSession.FileState(header: header, passwordKey: passwordKey, vaultKey: vaultKey, identity: file.identity, items: payload.items, plaintext: payload.plaintext)
     }
 }
