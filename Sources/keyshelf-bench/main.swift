@@ -7,6 +7,7 @@ let areas: [(name: String, run: () throws -> Void)] = [
     ("cli", runCLIBenchmarks),
     ("tui", runTUIBenchmarks),
     ("import", runImportBenchmarks),
+    ("agent", runAgentBenchmarks),
 ]
 let wanted = CommandLine.arguments.dropFirst().first ?? "all"
 for area in areas where wanted == "all" || wanted == area.name {
