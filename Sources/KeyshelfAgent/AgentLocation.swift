@@ -30,7 +30,10 @@ public struct AgentLocation: Equatable, Sendable {
 
     private var stem: String {
         let hash = Array(vaultPath.utf8).withUnsafeBytes { GenericHash.hash($0, byteCount: 16) }
-        return directory + "/agent-" + hash.map { String(format: "%02x", $0) }.joined()
+        // Not String(format:): its first call loads locale data and costs tens of milliseconds.
+        let digits = Array("0123456789abcdef".utf8)
+        let hex = hash.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0F)]] }
+        return directory + "/agent-" + String(decoding: hex, as: UTF8.self)
     }
 
     /// The agent's Unix socket (mode 0600).

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import KeyshelfAgent
 import KeyshelfCrypto
 import KeyshelfVault
@@ -10,6 +11,7 @@ import KeyshelfVault
 // siteN.example/userN@example.com.gpg holding "password-N\nlogin: …\nurl: …").
 // pass and gopass use a throwaway GPG key without passphrase (ed25519/cv25519)
 // in a temporary GNUPGHOME; its gpg-agent is warm before timing starts.
+// KEYSHELF_BENCH_COUNTS=1000,10000 (the default) chooses the sizes.
 // Needs: apt-get install pass gopass gnupg (Debian's gopass is aviau/gopass
 // 1.5, a Go port of pass), and the release keyshelf:
 //   swift build -c release --product keyshelf && swift build -c release --product keyshelf-bench
@@ -24,8 +26,9 @@ func runAgentBenchmarks() throws {
         return
     }
     print("median wall time per command (process start included); ratio = other / keyshelf via agent")
-    print("credentials  op      keyshelf+agent       pass     gopass   pass/ks  gopass/ks  runs")
-    for count in [1_000, 10_000] {
+    print("credentials  op      keyshelf+agent        pass      gopass  pass/ks  gopass/ks  runs")
+    let counts = ProcessInfo.processInfo.environment["KEYSHELF_BENCH_COUNTS"]?.split(separator: ",").compactMap { Int($0) } ?? [1_000, 10_000]
+    for count in counts {
         let bench = try AgentBench(binary: binary, count: count)
         defer { bench.remove() }
         let probe = count / 2
@@ -57,8 +60,10 @@ func runAgentBenchmarks() throws {
             let k = try AgentBench.median(runs, keyshelf)
             let p = try AgentBench.median(runs, pass)
             let g = try AgentBench.median(runs, gopass)
-            print(String(format: "%11d  %-6@  %14@  %9@  %9@  %7.1fx  %8.1fx  %4d", count, op as NSString,
-                         AgentBench.ms(k) as NSString, AgentBench.ms(p) as NSString, AgentBench.ms(g) as NSString, p / k, g / k, runs))
+            let columns = [AgentBench.ms(k), AgentBench.ms(p), AgentBench.ms(g)].map { String(repeating: " ", count: max(0, 10 - $0.count)) + $0 }
+            print(String(format: "%11d  %@  %@  %@  %@  %6.1fx  %8.1fx  %4d", count, op.padding(toLength: 6, withPad: " ", startingAt: 0),
+                         "    " + columns[0], columns[1], columns[2], p / k, g / k, runs))
+            fflush(nil)   // line by line: the pass and gopass searches take minutes
         }
     }
 }
@@ -134,23 +139,45 @@ private final class AgentBench {
     }
 
     /// Runs a program to completion with output discarded; fails on a non-zero exit.
+    /// `posix_spawn` + `waitpid` rather than `Process`, whose `waitUntilExit`
+    /// polls in 50 ms steps on Linux and would round every figure up to them.
     static func spawn(_ path: String, _ arguments: [String], environment: [String: String], stdin: String = "") throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.environment = environment
-        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        let input = Pipe()
-        process.standardInput = input
-        try process.run()
-        try input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8))
-        try input.fileHandleForWriting.close()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw NSError(domain: "AgentBench", code: Int(process.terminationStatus),
-                          userInfo: [NSLocalizedDescriptionKey: "\(path) \(arguments.joined(separator: " ")) exited \(process.terminationStatus)"])
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { throw failure("pipe failed") }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, ends[0], 0)
+        posix_spawn_file_actions_addclose(&actions, ends[0])
+        posix_spawn_file_actions_addclose(&actions, ends[1])
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
+        var envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
         }
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, path, &actions, nil, &argv, &envp)
+        close(ends[0])
+        guard rc == 0 else {
+            close(ends[1])
+            throw failure("cannot start \(path): \(String(cString: strerror(rc)))")
+        }
+        // A few bytes: they fit the pipe buffer, so this never waits on the child.
+        let bytes = Array(stdin.utf8)
+        _ = bytes.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) }
+        close(ends[1])
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        guard status == 0 else {
+            throw failure("\(path) \(arguments.joined(separator: " ")) failed (wait status \(status))")
+        }
+    }
+
+    static func failure(_ text: String) -> NSError {
+        NSError(domain: "AgentBench", code: 1, userInfo: [NSLocalizedDescriptionKey: text])
     }
 
     /// The median wall time of `runs` calls of `body`, in seconds.
