@@ -1,12 +1,13 @@
 import Foundation
 
-// Benchmarks (release build): `swift run -c release keyshelf-bench [vault|cli|tui|import|all]`.
+// Benchmarks (release build): `swift run -c release keyshelf-bench [vault|cli|tui|import|credentials|agent|all]`.
 // Each area lives in its own file; figures go to docs/benchmarks.md.
 let areas: [(name: String, run: () throws -> Void)] = [
     ("vault", runVaultBenchmarks),
     ("cli", runCLIBenchmarks),
     ("tui", runTUIBenchmarks),
     ("import", runImportBenchmarks),
+    ("credentials", runCredentialsBenchmarks),
     ("agent", runAgentBenchmarks),
 ]
 let wanted = CommandLine.arguments.dropFirst().first ?? "all"

@@ -21,24 +21,31 @@ public enum ConsentRequest: Sendable, Equatable {
     public var message: String {
         switch self {
         case .update(let server, let account):
-            "Replace the saved password for \"\(account)\" on \(server.display)?"
+            "Replace the saved password for \(quoted(account)) on \(server.display)?"
         case .delete(let server, let account):
-            "Remove the saved password for \"\(account)\" on \(server.display)? This cannot be undone."
+            "Remove the saved password for \(quoted(account)) on \(server.display)? This cannot be undone."
         case .release(let server, let accounts):
             accounts.count == 1
-                ? "Allow the password for \"\(accounts[0])\" on \(server.display) to be used?"
+                ? "Allow the password for \(quoted(accounts[0])) on \(server.display) to be used?"
                 : "Choose which saved account on \(server.display) to use (\(accounts.count) accounts)."
         }
     }
 
     /// Button labels, the safe one first: "Not Now" · "Update", "Cancel" ·
-    /// "Delete", or "Not Now" followed by one button per account to choose.
+    /// "Delete", or "Not Now" followed by one button per account to choose
+    /// (control characters in an account shown escaped, e.g. `\u{1B}`).
+    /// Titles and messages quote accounts the same way.
     public var buttons: [String] {
         switch self {
         case .update: ["Not Now", "Update"]
         case .delete: ["Cancel", "Delete"]
-        case .release(_, let accounts): ["Not Now"] + accounts
+        case .release(_, let accounts): ["Not Now"] + accounts.map(Self.inert)
         }
+    }
+
+    /// `account` with control characters escaped, without quotes.
+    static func inert(_ account: String) -> String {
+        String(quoted(account).dropFirst().dropLast())
     }
 
     /// The answer a button gives: index 0 declines; for `release` index i ≥ 1

@@ -70,7 +70,10 @@ public struct ItemQuery: Sendable, Equatable {
         if let itemClass, item.itemClass != itemClass { return false }
         if let account, item.account != account { return false }
         if let server, item.server != server { return false }
-        if let port, item.port != port { return false }
+        if let port, item.port != port {
+            // An item stored with its scheme's default port spelled out (443) is the same server as port 0.
+            guard port == 0, item.port == ServerName.defaultPort(scheme: item.protocol) else { return false }
+        }
         if let `protocol`, item.protocol != `protocol` { return false }
         if let service, item.service != service { return false }
         if let path, item.path != path { return false }
@@ -177,6 +180,20 @@ extension Item {
             PrimaryKey(itemClass: itemClass, account: account, service: "", server: server,
                        protocol: `protocol`, port: port, path: path, securityDomain: securityDomain,
                        authenticationType: authenticationType)
+        }
+    }
+
+    /// Whether `other` has this item's primary key, compared field by field
+    /// (cheaper than building two `PrimaryKey`s when scanning a store).
+    public func hasPrimaryKey(of other: Item) -> Bool {
+        guard itemClass == other.itemClass, account == other.account else { return false }
+        switch itemClass {
+        case .genericPassword:
+            return service == other.service
+        case .internetPassword:
+            return server == other.server && port == other.port && `protocol` == other.protocol
+                && path == other.path && securityDomain == other.securityDomain
+                && authenticationType == other.authenticationType
         }
     }
 

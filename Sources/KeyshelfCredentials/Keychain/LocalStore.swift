@@ -25,15 +25,14 @@ public struct LocalStore: Sendable {
     ///   marked synchronizable, or a missing password.
     public mutating func add(_ item: Item, now: Date = Date()) throws {
         try Self.validate(item)
-        let key = item.primaryKey
-        if items.contains(where: { !$0.isDeleted && $0.primaryKey == key }) {
+        if items.contains(where: { !$0.isDeleted && $0.hasPrimaryKey(of: item) }) {
             throw KeychainError.duplicate("\(Self.describe(item)) is already saved")
         }
         var new = item
         new.isDeleted = false
         new.creationDate = now
         new.modificationDate = now
-        if let tomb = items.firstIndex(where: { $0.isDeleted && $0.primaryKey == key }) {
+        if let tomb = items.firstIndex(where: { $0.isDeleted && $0.hasPrimaryKey(of: item) }) {
             new.id = items[tomb].id
             items[tomb] = new
         } else {
@@ -86,9 +85,17 @@ public struct LocalStore: Sendable {
             updated[i].modificationDate = now
             try Self.validate(updated[i])
         }
-        var keys = Set<PrimaryKey>()
-        for item in updated where !item.isDeleted {
-            if !keys.insert(item.primaryKey).inserted {
+        if indices.count <= 8 {
+            // Only changed items can collide: compare each with every other live item.
+            for i in indices {
+                let item = updated[i]
+                if updated.indices.contains(where: { $0 != i && !updated[$0].isDeleted && updated[$0].hasPrimaryKey(of: item) }) {
+                    throw KeychainError.duplicate("\(Self.describe(item)) is already saved")
+                }
+            }
+        } else {
+            var keys = Set<PrimaryKey>()
+            for item in updated where !item.isDeleted && !keys.insert(item.primaryKey).inserted {
                 throw KeychainError.duplicate("\(Self.describe(item)) is already saved")
             }
         }
@@ -126,20 +133,20 @@ public struct LocalStore: Sendable {
         switch item.itemClass {
         case .internetPassword:
             let server = item.serverName?.display ?? item.server
-            return "the password for \"\(item.account)\" on \(server)"
+            return "the password for \(quoted(item.account)) on \(server)"
         case .genericPassword:
-            return "the password for \"\(item.account)\" of service \"\(item.service)\""
+            return "the password for \(quoted(item.account)) of service \(quoted(item.service))"
         }
     }
 
     static func describe(_ query: ItemQuery) -> String {
         var parts: [String] = []
-        if let account = query.account { parts.append("\"\(account)\"") }
+        if let account = query.account { parts.append("\(quoted(account))") }
         if let server = query.server {
             let name = ServerName(host: server, port: query.port ?? 0, scheme: query.protocol ?? "https")
             parts.append("on \(name.display)")
         }
-        if let service = query.service { parts.append("of service \"\(service)\"") }
+        if let service = query.service { parts.append("of service \(quoted(service))") }
         return parts.isEmpty ? "no matching item" : "no saved password for " + parts.joined(separator: " ")
     }
 }

@@ -24,7 +24,8 @@ public struct CommandCheck: CredentialCheck {
         // A socket rather than a pipe: `send(MSG_NOSIGNAL)` cannot raise
         // SIGPIPE when the command exits without reading its input.
         var fds: [Int32] = [-1, -1]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0 else {
+        // Close-on-exec: the child gets its end only as standard input (dup2 clears the flag).
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
             throw KeychainError.param("cannot run the check command: socketpair failed (errno \(errno))")
         }
         let ours = fds[0]

@@ -85,8 +85,8 @@ public struct LoginFlow {
     public func run(_ shelf: Keyshelf, server: ServerName, account: String? = nil) throws -> LoginResult {
         var failed = 0
         var knownAccount = account
-        if let found = try shelf.lookup(server: server, account: account) {
-            if try accepted(server: server, account: found.account, password: found.password!) {
+        if let found = try shelf.lookup(server: server, account: account), let password = found.password {
+            if try accepted(server: server, account: found.account, password: password) {
                 return LoginResult(record: found, source: found.store == .local ? .local : .shared, saved: nil)
             }
             failed = 1

@@ -151,6 +151,13 @@ public struct ServerName: Hashable, Sendable, CustomStringConvertible, Comparabl
         if name.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) {
             throw HostReason(text: "has an empty label")
         }
+        // Length limits first on ASCII labels, for a clearer message than libidn2's.
+        if name.split(separator: ".").contains(where: { $0.utf8.count > 63 && $0.allSatisfy(\.isASCII) }) {
+            throw HostReason(text: "has a label longer than 63 characters")
+        }
+        if name.allSatisfy(\.isASCII) && name.utf8.count > 253 {
+            throw HostReason(text: "is longer than 253 characters")
+        }
         let ascii = try toASCII(name)
         let labels = ascii.split(separator: ".", omittingEmptySubsequences: false)
         if labels.contains(where: \.isEmpty) { throw HostReason(text: "has an empty label") }
@@ -202,7 +209,13 @@ public struct ServerName: Hashable, Sendable, CustomStringConvertible, Comparabl
 
 /// IP literal parsing through `inet_pton` / `inet_ntop`, giving canonical text.
 enum IPAddress {
+    /// A C string would end at a NUL and hide what follows it.
+    private static func plain(_ text: String) -> Bool {
+        !text.utf8.contains(0)
+    }
+
     static func ipv4(_ text: String) -> String? {
+        guard plain(text) else { return nil }
         var addr = in_addr()
         guard inet_pton(AF_INET, text, &addr) == 1 else { return nil }
         var buf = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
@@ -211,7 +224,7 @@ enum IPAddress {
     }
 
     static func ipv6(_ text: String) -> String? {
-        guard text.contains(":") else { return nil }
+        guard text.contains(":"), plain(text) else { return nil }
         var addr = in6_addr()
         guard inet_pton(AF_INET6, text, &addr) == 1 else { return nil }
         var buf = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))

@@ -38,3 +38,10 @@ public struct ServerNameError: Error, Equatable, Sendable, CustomStringConvertib
         return out + "\""
     }
 }
+
+/// `text` in double quotes, with control and format characters escaped, for
+/// every message that names an account, service or server input: such text
+/// may be hostile and must stay inert on a terminal.
+func quoted(_ text: String) -> String {
+    ServerNameError.quoted(text)
+}

@@ -2,29 +2,14 @@ import Foundation
 import KeyshelfCrypto
 import KeyshelfVault
 
-/// The items of both stores as the facade reads and writes them.
-public struct StoredItems: Sendable {
-    /// Items of `local.vault` (the local store), tombstones included.
-    public var local: [Item]
-    /// Items of `shared.vault` (shared credentials), tombstones included.
-    public var shared: [Item]
+/// The items of both stores as the facade reads and writes them: the vault's
+/// own `VaultContents` (`local` / `shared` `[Item]`, subscript by `Store`).
+public typealias StoredItems = VaultContents
 
-    public init(local: [Item] = [], shared: [Item] = []) {
-        self.local = local
-        self.shared = shared
-    }
-
-    /// The items of one store.
-    public subscript(store: Store) -> [Item] {
-        get { store == .local ? local : shared }
-        set { if store == .local { local = newValue } else { shared = newValue } }
-    }
-}
-
-/// Where the facade keeps items: an unlocked vault (`VaultSession`) or, in
-/// tests and the demo, memory (`MemoryVault`).
+/// Where the facade keeps items: an unlocked vault (`VaultSession`, which
+/// conforms below) or, in tests and the demo, memory (`MemoryVault`).
 public protocol CredentialVault: AnyObject {
-    /// The current items of both stores.
+    /// The current items of both stores, tombstones included.
     /// - Throws: the vault's error (`VaultError`) when the files cannot be read.
     func loadItems() throws -> StoredItems
     /// Locked read-modify-write: `body` edits the current items and they are
@@ -34,19 +19,34 @@ public protocol CredentialVault: AnyObject {
     func verifyPassword(_ password: Secret) -> Bool
 }
 
-/// An in-memory `CredentialVault` for tests and the demo.
+extension VaultSession: CredentialVault {
+    /// `contents()`.
+    public func loadItems() throws -> StoredItems {
+        try contents()
+    }
+
+    /// `modify(_:)`: the vault's locked read-modify-write with atomic save.
+    public func modifyItems<T>(_ body: (inout StoredItems) throws -> T) throws -> T {
+        try modify(body)
+    }
+}
+
+/// An in-memory `CredentialVault` for tests and the demo; like
+/// `VaultSession`, it refuses to save a `…ThisDeviceOnly` item in `shared`.
 public final class MemoryVault: CredentialVault, @unchecked Sendable {
     private let lock = NSLock()
-    private var items: StoredItems
+    private var items: VaultContents
     private let masterPassword: Secret
-    /// How many times `modifyItems` saved (tests check that a declined change saved nothing).
-    public private(set) var saveCount = 0
+    private var saves = 0
 
     /// A vault holding `items`, unlocked by `masterPassword`.
     public init(items: StoredItems = StoredItems(), masterPassword: Secret = Secret(utf8: "correct horse")) {
         self.items = items
         self.masterPassword = masterPassword
     }
+
+    /// How many times `modify` saved (tests check that a declined change saved nothing).
+    public var saveCount: Int { lock.withLock { saves } }
 
     public func loadItems() throws -> StoredItems {
         lock.withLock { items }
@@ -56,8 +56,12 @@ public final class MemoryVault: CredentialVault, @unchecked Sendable {
         try lock.withLock {
             var copy = items
             let result = try body(&copy)
+            // As `VaultSession.modify`: a …ThisDeviceOnly item never reaches the shared file.
+            if let item = copy.shared.first(where: { $0.accessible.isThisDeviceOnly }) {
+                throw KeychainError.param("refused to save: \(LocalStore.describe(item)) is \(item.accessible) and must stay in the local store")
+            }
             items = copy
-            saveCount += 1
+            saves += 1
             return result
         }
     }

@@ -6,10 +6,11 @@ import KeyshelfVault
 /// operations over an unlocked vault (DESIGN §2–§5, §8).
 ///
 /// Reads come from a snapshot loaded at `init` / `reload()` (and refreshed
-/// after each change), with precomputed search keys. Every change runs the
-/// rule first on the snapshot, so consent dialogs appear while no vault lock
-/// is held, then again inside the vault's locked read-modify-write, replaying
-/// the recorded answers. Errors are `KeychainError` (with the `errSec…`
+/// after each change); listings and search use an index with precomputed
+/// search keys, built on first use after each change. Every change runs the
+/// rule first on freshly loaded items, so consent dialogs appear while no
+/// vault lock is held, then again inside the vault's locked
+/// read-modify-write, replaying the recorded answers. Errors are `KeychainError` (with the `errSec…`
 /// status) or the vault's own errors.
 public final class Keyshelf {
     /// Where items are kept.
@@ -20,8 +21,16 @@ public final class Keyshelf {
     /// can be asked, so such secrets are not released.
     public var userPresence: (any UserPresencePrompt)?
 
-    private var snapshot: StoredItems
-    private var index: SearchIndex
+    private var snapshot: VaultContents
+    /// Built on the first listing or search, so one-shot commands (`get`,
+    /// `add`, `rm`, the git helper) never pay for it.
+    private var cachedIndex: SearchIndex?
+    private var index: SearchIndex {
+        if let cachedIndex { return cachedIndex }
+        let built = SearchIndex(snapshot)
+        cachedIndex = built
+        return built
+    }
 
     /// Loads the items of `vault`.
     /// - Throws: the vault's error when it cannot be read.
@@ -30,7 +39,6 @@ public final class Keyshelf {
         self.consent = consent
         self.userPresence = userPresence
         snapshot = try vault.loadItems()
-        index = SearchIndex(snapshot)
     }
 
     /// Reads the vault again (another process may have changed it).
@@ -39,7 +47,7 @@ public final class Keyshelf {
     }
 
     /// The items of the current snapshot, tombstones included (for export and merge).
-    public var items: StoredItems { snapshot }
+    public var items: VaultContents { snapshot }
 
     // MARK: - Listing and search (no secrets)
 
@@ -61,17 +69,22 @@ public final class Keyshelf {
     /// Entries whose server (Unicode or A-label), port, account, label or
     /// notes contain `text`, case-insensitively; all entries for "".
     public func search(_ text: String, in filter: StoreFilter = .both) -> [CredentialEntry] {
-        index.matches(text).lazy.map { self.index.entries[$0] }.filter { filter.contains($0.store) }
+        let entries = index.entries
+        let found = index.matches(text)
+        return filter == .both
+            ? found.map { entries[$0] }
+            : found.compactMap { filter.contains(entries[$0].store) ? entries[$0] : nil }
     }
 
     /// The domains with at least one entry matching `text` (see `search`).
     public func searchDomains(_ text: String, in filter: StoreFilter = .both) -> [DomainSummary] {
         var seen = Set<ServerName>()
         var out: [DomainSummary] = []
+        let index = self.index
         for i in index.matches(text) {
             let entry = index.entries[i]
             guard filter.contains(entry.store), seen.insert(entry.server).inserted else { continue }
-            if let domain = index.domains.first(where: { $0.server == entry.server }).flatMap({ restrict($0, to: filter) }) {
+            if let domain = index.domain(of: entry.server).flatMap({ restrict($0, to: filter) }) {
                 out.append(domain)
             }
         }
@@ -97,7 +110,7 @@ public final class Keyshelf {
                 return CredentialRecord(server: first.server, account: first.account, password: first.password, store: .shared)
             }
         }
-        let who = account.map { "\"\($0)\" on " } ?? ""
+        let who = account.map { "\(quoted($0)) on " } ?? ""
         throw KeychainError.notFound("no saved password for \(who)\(server.display)")
     }
 
@@ -120,11 +133,11 @@ public final class Keyshelf {
     ///   `errSecUserCanceled` / `errSecAuthFailed` from the master-password check.
     public func reveal(_ entry: CredentialEntry) throws -> Secret {
         let store = LocalStore(items: snapshot[entry.store])
-        let found = try withUserPresence(reason: "show the password for \"\(entry.account)\" on \(entry.server.display)") { check in
+        let found = try withUserPresence(reason: "show the password for \(quoted(entry.account)) on \(entry.server.display)") { check in
             try store.copyMatching(.item(entry.id), limit: .one, returnData: true, userPresence: check)
         }
         guard let password = found.first?.password else {
-            throw KeychainError.notFound("the password for \"\(entry.account)\" on \(entry.server.display) is gone")
+            throw KeychainError.notFound("the password for \(quoted(entry.account)) on \(entry.server.display) is gone")
         }
         return password
     }
@@ -176,7 +189,7 @@ public final class Keyshelf {
     ///   (entry gone), `errSecDuplicateItem` (renamed onto an existing account), `errSecParam`.
     public func update(_ entry: CredentialEntry, _ changes: CredentialChanges) throws {
         if entry.accessControl == .userPresence, let control = changes.accessControl, control != .userPresence {
-            try withUserPresence(reason: "remove the master-password check from \"\(entry.account)\" on \(entry.server.display)") { check in
+            try withUserPresence(reason: "remove the master-password check from \(quoted(entry.account)) on \(entry.server.display)") { check in
                 guard check() else { throw KeychainError(.authFailed, "the master password was not confirmed") }
             }
         }
@@ -184,14 +197,14 @@ public final class Keyshelf {
         try mutate { items, consent in
             var store = LocalStore(items: items[entry.store])
             guard let current = store.items.first(where: ItemQuery.item(entry.id).matches) else {
-                throw KeychainError.notFound("the password for \"\(entry.account)\" on \(entry.server.display) is gone")
-            }
-            if let password = changes.password, current.password != password,
-               consent.ask(.update(server: entry.server, account: current.account)) == .declined {
-                throw KeychainError.canceled("updating the password for \"\(current.account)\" on \(entry.server.display) was declined")
+                throw KeychainError.notFound("the password for \(quoted(entry.account)) on \(entry.server.display) is gone")
             }
             if entry.store == .shared && changes.accessControl == .userPresence {
                 throw KeychainError.param("shared credentials cannot require user presence")
+            }
+            if let password = changes.password, current.password != password,
+               consent.ask(.update(server: entry.server, account: current.account)) == .declined {
+                throw KeychainError.canceled("updating the password for \(quoted(current.account)) on \(entry.server.display) was declined")
             }
             try store.update(.item(entry.id), with: ItemChanges(
                 account: changes.account, label: changes.label, comment: changes.comment,
@@ -207,7 +220,7 @@ public final class Keyshelf {
         try mutate { items, consent in
             var store = LocalStore(items: items[entry.store])
             guard consent.ask(.delete(server: entry.server, account: entry.account)) != .declined else {
-                throw KeychainError.canceled("deleting the password for \"\(entry.account)\" on \(entry.server.display) was declined")
+                throw KeychainError.canceled("deleting the password for \(quoted(entry.account)) on \(entry.server.display) was declined")
             }
             try store.delete(.item(entry.id), now: now)
             items[entry.store] = store.items
@@ -225,10 +238,10 @@ public final class Keyshelf {
             let query = ItemQuery.internet(server, account: account)
             let stores = filter.stores.filter { items[$0].contains(where: query.matches) }
             guard !stores.isEmpty else {
-                throw KeychainError.notFound("no saved password for \"\(account)\" on \(server.display)")
+                throw KeychainError.notFound("no saved password for \(quoted(account)) on \(server.display)")
             }
             guard consent.ask(.delete(server: server, account: account)) != .declined else {
-                throw KeychainError.canceled("deleting the password for \"\(account)\" on \(server.display) was declined")
+                throw KeychainError.canceled("deleting the password for \(quoted(account)) on \(server.display) was declined")
             }
             var count = 0
             for store in stores {
@@ -283,18 +296,20 @@ public final class Keyshelf {
 
     // MARK: - Internals
 
-    private func adopt(_ items: StoredItems) {
+    private func adopt(_ items: VaultContents) {
         snapshot = items
-        index = SearchIndex(items)
+        cachedIndex = nil
     }
 
-    /// Runs `body` on the snapshot (asking consent, no lock held), then in
-    /// the vault's locked `modify` with the recorded answers.
-    private func mutate<T>(_ body: (inout StoredItems, any Consent) throws -> T) throws -> T {
+    /// Runs `body` on the current items (asking consent, no lock held), then
+    /// in the vault's locked `modify` with the recorded answers.
+    private func mutate<T>(_ body: (inout VaultContents, any Consent) throws -> T) throws -> T {
         let recorded = RecordedConsent(consent)
-        var dryRun = snapshot
+        // Fresh items, so the questions match what the locked run will find
+        // (a `VaultSession` re-reads only the files that changed on disk).
+        var dryRun = try vault.loadItems()
         _ = try body(&dryRun, recorded)
-        var after = StoredItems()
+        var after = VaultContents()
         let result = try vault.modifyItems { items in
             let result = try body(&items, recorded)
             after = items
@@ -308,7 +323,7 @@ public final class Keyshelf {
         let store = LocalStore(items: snapshot.local)
         let query = ItemQuery.internet(server, account: account)
         guard let first = (try? store.copyMatching(query))?.min(by: { $0.account < $1.account }) else { return nil }
-        let found = try withUserPresence(reason: "use the password for \"\(first.account)\" on \(server.display)") { check in
+        let found = try withUserPresence(reason: "use the password for \(quoted(first.account)) on \(server.display)") { check in
             try store.copyMatching(.item(first.id), limit: .one, returnData: true, userPresence: check)
         }
         return found.first.map { CredentialRecord(server: server, account: $0.account, password: $0.password, store: .local) }
@@ -357,7 +372,7 @@ public final class Keyshelf {
             return .unchanged
         }
         guard consent.ask(.update(server: server, account: account)) != .declined else {
-            throw KeychainError.canceled("updating the password for \"\(account)\" on \(server.display) was declined")
+            throw KeychainError.canceled("updating the password for \(quoted(account)) on \(server.display) was declined")
         }
         try store.update(query, with: ItemChanges(comment: comment, password: password), now: now)
         return .updated

@@ -37,10 +37,10 @@ public struct SharedWebCredentials: Sendable {
         let existing = items.firstIndex(where: query.matches)
         guard let password else {
             guard let existing else {
-                throw KeychainError.notFound("no shared password for \"\(account)\" on \(server.display)")
+                throw KeychainError.notFound("no shared password for \(quoted(account)) on \(server.display)")
             }
             guard consent.ask(.delete(server: server, account: account)) != .declined else {
-                throw KeychainError.canceled("deleting the password for \"\(account)\" on \(server.display) was declined")
+                throw KeychainError.canceled("deleting the password for \(quoted(account)) on \(server.display) was declined")
             }
             items[existing].markDeleted(at: now)
             return .deleted
@@ -59,7 +59,7 @@ public struct SharedWebCredentials: Sendable {
             return .unchanged
         }
         guard consent.ask(.update(server: server, account: account)) != .declined else {
-            throw KeychainError.canceled("updating the password for \"\(account)\" on \(server.display) was declined")
+            throw KeychainError.canceled("updating the password for \(quoted(account)) on \(server.display) was declined")
         }
         items[existing].password = password
         if let comment { items[existing].comment = comment }
