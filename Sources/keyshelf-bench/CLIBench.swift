@@ -68,11 +68,18 @@ private final class CLIBench {
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         try Data("bench master password\n".utf8).write(to: passwordFile)
         let session = try VaultDirectory(url: vault).create(password: Secret(utf8: "bench master password"), limits: limits)
+        // All passwords share one secure buffer: one sodium_malloc per item would
+        // exhaust the locked-memory limit long before 100k.
+        let passwords = (0..<count).map { Array("password-\($0)".utf8) }
+        let storage = SecureBytes(copying: passwords.joined())
+        var offset = 0
         // Half in each store; `get` finds the probe in the local store, so no consent is involved.
         try session.modify { contents in
             for index in 0..<count {
+                let range = offset..<(offset + passwords[index].count)
+                offset = range.upperBound
                 let item = Item(account: "user\(index)@example.com", server: "site\(index).example",
-                                synchronizable: index % 2 == 1, password: Secret(utf8: "password-\(index)"))
+                                synchronizable: index % 2 == 1, password: Secret(storage: storage, range: range))
                 if index % 2 == 0 { contents.local.append(item) } else { contents.shared.append(item) }
             }
         }

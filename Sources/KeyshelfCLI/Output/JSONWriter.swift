@@ -22,20 +22,9 @@ struct JSONWriter {
         bytes.append(contentsOf: Array(String(value).utf8))
     }
 
-    mutating func field(_ key: String, _ value: Bool) {
-        writeKey(key)
-        bytes.append(contentsOf: Array((value ? "true" : "false").utf8))
-    }
-
     mutating func field(_ key: String, secret: Secret) {
         writeKey(key)
         secret.withUnsafeBytes { appendString($0.bindMemory(to: UInt8.self)) }
-    }
-
-    /// A JSON string element inside an array.
-    mutating func string(_ value: String) {
-        element()
-        appendString(Array(value.utf8))
     }
 
     private mutating func writeKey(_ key: String) {

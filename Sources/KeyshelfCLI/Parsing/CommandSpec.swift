@@ -37,15 +37,13 @@ struct OptionSpec: Sendable {
     /// The placeholder shown in help for an option that takes a value; nil for a flag.
     var valueName: String?
     var help: String
-    /// Hidden options (test hooks) are accepted but not listed by `--help`.
-    var hidden: Bool = false
 
-    static func flag(_ names: String..., help: String, hidden: Bool = false) -> OptionSpec {
-        OptionSpec(names: names, valueName: nil, help: help, hidden: hidden)
+    static func flag(_ names: String..., help: String) -> OptionSpec {
+        OptionSpec(names: names, valueName: nil, help: help)
     }
 
-    static func value(_ names: String..., valueName: String, help: String, hidden: Bool = false) -> OptionSpec {
-        OptionSpec(names: names, valueName: valueName, help: help, hidden: hidden)
+    static func value(_ names: String..., valueName: String, help: String) -> OptionSpec {
+        OptionSpec(names: names, valueName: valueName, help: help)
     }
 
     var key: String { names[0] }

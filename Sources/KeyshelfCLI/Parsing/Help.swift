@@ -6,7 +6,7 @@ enum Help {
         for positional in spec.positionals {
             words.append(positional.optional ? "[\(positional.name)]" : positional.name)
         }
-        if spec.options.contains(where: { !$0.hidden }) { words.append("[options]") }
+        if !spec.options.isEmpty { words.append("[options]") }
         return words.joined(separator: " ")
     }
 
@@ -20,10 +20,9 @@ enum Help {
                 lines.append(row(positional.name, positional.help))
             }
         }
-        let visible = spec.options.filter { !$0.hidden }
         lines.append("")
         lines.append("options:")
-        for option in visible {
+        for option in spec.options {
             var label = option.names.joined(separator: ", ")
             if let valueName = option.valueName { label += " \(valueName)" }
             lines.append(row(label, option.help))

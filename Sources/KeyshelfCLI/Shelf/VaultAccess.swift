@@ -79,7 +79,7 @@ enum VaultAccess {
     static func shelf(_ session: VaultSession, yes: Bool, _ context: CommandContext) throws -> Keyshelf {
         let terminal = context.terminal()
         return try Keyshelf(
-            vault: SessionVault(session),
+            vault: session,
             consent: TerminalConsent.policy(yes: yes, terminal: terminal),
             userPresence: terminal.map(TerminalUserPresence.init))
     }

@@ -20,26 +20,30 @@ final class GitHTTPServer: @unchecked Sendable {
             "EXPECTED_USER": user,
             "EXPECTED_PASSWORD": password,
         ]
-        let out = Pipe()
-        process.standardOutput = out
+        let portFile = projectRoot.deletingLastPathComponent().appendingPathComponent("git-http-server.port")
+        process.environment?["PORT_FILE"] = portFile.path
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
         process.standardError = FileHandle(forWritingAtPath: "/dev/null")
         process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
         try process.run()
-        // The script prints the port it bound, then serves.
-        var line = Data()
-        while let byte = try out.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
-            line.append(byte)
+        // The script writes the port it bound to a file (renamed into place), then serves.
+        var port: Int?
+        for _ in 0..<200 where port == nil {
+            port = (try? String(contentsOf: portFile, encoding: .utf8)).flatMap { Int($0) }
+            if port == nil { usleep(25_000) }
         }
-        guard let port = Int(String(decoding: line, as: UTF8.self)) else {
-            process.terminate()
-            throw SetupError(run: Run(status: -1, stdoutData: line, stderr: "git http server did not start"))
+        guard let port else {
+            kill(process.processIdentifier, SIGKILL)
+            throw SetupError(run: Run(status: -1, stdoutData: Data(), stderr: "the git http server did not start"))
         }
         self.port = port
     }
 
+    /// Kills the server. SIGKILL, because a child started from a test
+    /// thread may inherit a signal mask that blocks SIGTERM.
     func stop() {
         if process.isRunning {
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
     }
@@ -108,7 +112,9 @@ final class GitHTTPServer: @unchecked Sendable {
                 pass
 
         server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        print(server.server_address[1], flush=True)
+        with open(os.environ["PORT_FILE"] + ".tmp", "w") as f:
+            f.write(str(server.server_address[1]))
+        os.rename(os.environ["PORT_FILE"] + ".tmp", os.environ["PORT_FILE"])
         server.serve_forever()
         """#
 }

@@ -1,0 +1,109 @@
+import Foundation
+import KeyshelfCrypto
+import Testing
+@testable import KeyshelfCLI
+
+/// The CLI's pure parts without a process: parsing, dialog answers, the git
+/// credential format and JSON escaping.
+@Suite struct CLIUnitTests {
+    let spec = CommandSpec(
+        name: "get", summary: "",
+        positionals: [.init(name: "SERVER", help: ""), .init(name: "ACCOUNT", optional: true, help: "")],
+        options: [.value("--count", "-n", valueName: "N", help: "")],
+        shared: [.json, .scope])
+
+    @Test func parsesOptionsFlagsAndPositionalsInAnyOrder() throws {
+        let parsed = try ArgumentParser.parse(["--json", "example.com", "-n", "3", "alice", "--count=4"], spec: spec)
+        #expect(parsed.positionals == ["example.com", "alice"])
+        #expect(parsed.has("--json"))
+        #expect(parsed.value("--count") == "4")
+    }
+
+    @Test func doubleDashEndsOptions() throws {
+        let parsed = try ArgumentParser.parse(["--", "-weird-", "--json"], spec: spec)
+        #expect(parsed.positionals == ["-weird-", "--json"])
+        #expect(!parsed.has("--json"))
+    }
+
+    @Test func helpWinsOverMissingArguments() throws {
+        #expect(try ArgumentParser.parse(["--help"], spec: spec).helpRequested)
+    }
+
+    @Test func unknownOptionsAndMissingValuesAreUsageErrors() {
+        #expect(throws: UsageError.self) { try ArgumentParser.parse(["x", "--nope"], spec: spec) }
+        #expect(throws: UsageError.self) { try ArgumentParser.parse(["x", "--count"], spec: spec) }
+        #expect(throws: UsageError.self) { try ArgumentParser.parse(["x", "y", "z"], spec: spec) }
+        #expect(throws: UsageError.self) { try ArgumentParser.parse(["x", "--local", "--shared"], spec: spec).sharedOptions() }
+    }
+
+    @Test(arguments: [
+        ("", 0), ("n", 0), ("\u{1B}", 0), ("1", 0), ("2", 1), ("y", 1), ("delete", 1), ("D", 1), ("9", 0), ("maybe", 0),
+    ])
+    func dialogAnswersDefaultToTheSafeButton(answer: String, expected: Int) {
+        #expect(TerminalDialog.choice(answer, buttons: ["Cancel", "Delete"]) == expected)
+    }
+
+    @Test func aReleaseDialogPicksAnAccountByNumberOrPrefix() {
+        let buttons = ["Not Now", "alice", "bob"]
+        #expect(TerminalDialog.choice("3", buttons: buttons) == 2)
+        #expect(TerminalDialog.choice("bo", buttons: buttons) == 2)
+        #expect(TerminalDialog.choice("y", buttons: buttons) == 0)
+        #expect(TerminalDialog.choice(nil, buttons: buttons) == 0)
+    }
+
+    @Test func gitCredentialInputIsReadUpToTheBlankLine() throws {
+        let credential = try readCredential("capability[]=authtype\nprotocol=http\nhost=127.0.0.1:8080\nusername=al=ice\npassword=p=w\n\nprotocol=ignored\n")
+        #expect(credential.protocol == "http")
+        #expect(credential.host == "127.0.0.1:8080")
+        #expect(credential.username == "al=ice")
+        #expect(credential.password == Secret(utf8: "p=w"))
+        #expect(credential.serverURL == "http://127.0.0.1:8080")
+    }
+
+    @Test func gitCredentialURLIsSplit() throws {
+        let credential = try readCredential("url=https://bob%40corp@git.example.com:8443/team/repo.git\n")
+        #expect(credential.protocol == "https")
+        #expect(credential.host == "git.example.com:8443")
+        #expect(credential.username == "bob@corp")
+        #expect(credential.path == "team/repo.git")
+    }
+
+    @Test func valuesGitCannotCarryAreRefused() {
+        #expect(GitCredential.answer(username: "alice", password: Secret(utf8: "a\nb")) == nil)
+        #expect(GitCredential.answer(username: "alice", password: Secret(utf8: "a\u{0}b")) == nil)
+        #expect(GitCredential.answer(username: "al\nice", password: Secret(utf8: "ab")) == nil)
+        #expect(GitCredential.answer(username: "alice", password: Secret(utf8: "p w")).map { String(decoding: $0, as: UTF8.self) }
+                == "username=alice\npassword=p w\n")
+    }
+
+    @Test func jsonEscapesQuotesBackslashesAndControlCharacters() throws {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.field("a", "q\"b\\c\u{1}\u{7F}é")
+        writer.field("p", secret: Secret(utf8: "x\ny"))
+        writer.field("n", 8443)
+        writer.endObject()
+        let text = String(decoding: writer.bytes, as: UTF8.self)
+        #expect(text == #"{"a":"q\"b\\c\u0001\u007fé","p":"x\ny","n":8443}"#)
+        let object = try JSONSerialization.jsonObject(with: Data(writer.bytes)) as? [String: Any]
+        #expect(object?["a"] as? String == "q\"b\\c\u{1}\u{7F}é")
+    }
+
+    @Test func inertTextEscapesControlCharactersOnly() {
+        #expect(InertText.make("ok ü 🔑") == "ok ü 🔑")
+        #expect(InertText.make("a\u{1B}[2Jb\u{9B}c") == "a\\u{1b}[2Jb\\u{9b}c")
+    }
+
+    private func readCredential(_ text: String) throws -> GitCredential {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        _ = text.utf8CString.withUnsafeBufferPointer { write(fds[1], $0.baseAddress, text.utf8.count) }
+        close(fds[1])
+        defer { close(fds[0]) }
+        return try GitCredential.read(fd: fds[0])
+    }
+}
+
+private extension ParsedArguments {
+    func sharedOptions() throws -> SharedOptions { try SharedOptions(self) }
+}

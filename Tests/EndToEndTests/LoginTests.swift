@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+
+/// `keyshelf login`: the login flow of DESIGN §4 without a terminal.
+@Suite struct LoginTests {
+    @Test func theLocalStoreAnswersFirstWithoutConsent() throws {
+        let vault = try TestVault()
+        try vault.add("example.com", "alice", password: "local", local: true)
+        try vault.add("example.com", "alice", password: "shared")
+        let result = try vault.run(["login", "example.com", "--json"])
+        #expect(result.status == 0, "\(result)")
+        let json = try result.json() as? [String: Any]
+        #expect(json?["password"] as? String == "local")
+        #expect(json?["store"] as? String == "local")
+    }
+
+    @Test func sharedCredentialsNeedConsent() throws {
+        let vault = try TestVault()
+        try vault.add("example.com", "alice", password: "shared")
+        let declined = try vault.run(["login", "example.com"])
+        #expect(declined.status == 4, "\(declined)")
+        let approved = try vault.run(["login", "example.com", "--yes"])
+        #expect(approved.status == 0, "\(approved)")
+        #expect(approved.stdout == "shared\n")
+    }
+
+    @Test func theCheckCommandGetsTheCredentialOnStandardInput() throws {
+        let vault = try TestVault()
+        try vault.add("example.com", "alice", password: "right", local: true)
+        let seen = vault.root.appendingPathComponent("seen")
+        let accepted = try vault.run(["login", "example.com", "--check", "cat > '\(seen.path)'"])
+        #expect(accepted.status == 0, "\(accepted)")
+        #expect(try String(contentsOf: seen, encoding: .utf8) == "alice\nright\n")
+    }
+
+    @Test func aRefusedCredentialWithNobodyToAskIsCanceled() throws {
+        let vault = try TestVault()
+        try vault.add("example.com", "alice", password: "wrong", local: true)
+        let before = try vault.snapshot()
+        let result = try vault.run(["login", "example.com", "--check", "exit 1"])
+        #expect(result.status == 4, "\(result)")
+        #expect(result.stdout.isEmpty)
+        #expect(try vault.snapshot() == before)
+    }
+
+    @Test func nothingSavedAndNobodyToAskIsCanceled() throws {
+        let vault = try TestVault()
+        let result = try vault.run(["login", "example.com"])
+        #expect(result.status == 4, "\(result)")
+    }
+}
