@@ -29,7 +29,7 @@ let package = Package(
         .executableTarget(name: "keyshelf", dependencies: ["KeyshelfCLI"]),
         // Child process for the vault's crash and concurrency tests.
         .executableTarget(name: "vault-stress", dependencies: ["KeyshelfVault", "KeyshelfCrypto"]),
-        .executableTarget(name: "keyshelf-bench", dependencies: ["KeyshelfAgent", "KeyshelfCredentials", "KeyshelfTransfer", "KeyshelfVault", "KeyshelfCrypto", "KeyshelfTUI"]),
+        .executableTarget(name: "keyshelf-bench", dependencies: ["KeyshelfCredentials", "KeyshelfTransfer", "KeyshelfVault", "KeyshelfCrypto", "KeyshelfTUI"]),
 
         .testTarget(name: "CryptoTests", dependencies: ["KeyshelfCrypto"]),
         .testTarget(name: "VaultTests", dependencies: ["KeyshelfVault", "KeyshelfCrypto", "vault-stress"], resources: [.copy("Fixtures")]),

@@ -1,6 +1,5 @@
 import Foundation
 import Glibc
-import KeyshelfAgent
 import KeyshelfCrypto
 import KeyshelfVault
 
@@ -11,10 +10,12 @@ import KeyshelfVault
 // siteN.example/userN@example.com.gpg holding "password-N\nlogin: …\nurl: …").
 // pass and gopass use a throwaway GPG key without passphrase (ed25519/cv25519)
 // in a temporary GNUPGHOME; its gpg-agent is warm before timing starts.
-// KEYSHELF_BENCH_COUNTS=1000,10000 (the default) chooses the sizes.
+// KEYSHELF_BENCH_COUNTS=1000,10000 (the default) chooses the sizes. Built with
+// --static-swift-stdlib (as a Linux release ships) each keyshelf start is
+// about 4 ms cheaper than with the shared Swift libraries.
 // Needs: apt-get install pass gopass gnupg (Debian's gopass is aviau/gopass
 // 1.5, a Go port of pass), and the release keyshelf:
-//   swift build -c release --product keyshelf && swift build -c release --product keyshelf-bench
+//   swift build -c release --static-swift-stdlib --product keyshelf   (then the same for keyshelf-bench)
 func runAgentBenchmarks() throws {
     let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("keyshelf")
     guard FileManager.default.isExecutableFile(atPath: binary.path) else {
