@@ -43,9 +43,9 @@ struct AddCommand: Command {
         let directory = try VaultAccess.existingDirectory(options, context)
         // The master password comes first: with --password-fd 0 it is the
         // first line of standard input and the item password the second.
-        let master = try VaultAccess.masterPassword(options, context)
+        let open = try VaultAccess.prepareUnlock(options, context, directory: directory)
         let password = try itemPassword(context)
-        let session = try directory.unlock(password: master)
+        let session = try open()
         defer { session.lock() }
         let store: Store = options.scope == .local ? .local : .shared
         let outcome = try VaultAccess.shelf(session, yes: options.yes, context)

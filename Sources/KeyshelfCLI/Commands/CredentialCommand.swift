@@ -35,12 +35,13 @@ struct CredentialCommand: Command {
         }
         let directory = VaultAccess.directory(options, context)
         guard directory.exists else { return .success }
+        let agentSession = try VaultAccess.agentSession(directory, options, context)
         let source = VaultAccess.passwordSource(options, context)
-        if source == .terminal && context.terminal() == nil {
+        if agentSession == nil && source == .terminal && context.terminal() == nil {
             // Nobody to unlock the vault: say nothing, so git can try its next helper.
             return .success
         }
-        let session = try directory.unlock(password: VaultAccess.masterPassword(options, context))
+        let session = try agentSession ?? VaultAccess.unlock(options, context, agent: false)
         defer { session.lock() }
         let shelf = try VaultAccess.shelf(session, yes: options.yes, context)
         switch operation {
