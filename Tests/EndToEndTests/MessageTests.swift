@@ -48,6 +48,13 @@ import Testing
         #expect(!json.contains("array"), "\(json)")
     }
 
+    @Test func statusHelpDescribesItsOwnJSON() throws {
+        let result = try Keyshelf.run(["status", "--help"], environment: environment)
+        let json = try #require(result.stdout.split(separator: "\n").first { $0.contains("--json") })
+        #expect(json.contains("secondsLeft"), "\(json)")
+        #expect(!json.contains("password"), "\(json)")
+    }
+
     @Test func listJSONReallyHasNoPassword() throws {
         let vault = try TestVault()
         try vault.add("example.com", "alice", password: "pw")

@@ -5,7 +5,11 @@ import KeyshelfAgent
 struct StatusCommand: Command {
     static let spec = CommandSpec(
         name: "status", summary: "say whether the vault is unlocked, and for how long",
-        shared: [.json, .vault],
+        // Its own --json: the shared one describes credentials.
+        options: [
+            .flag("--json", help: "print one JSON object: vault, unlocked, secondsLeft, idleSecondsLeft, maximumSecondsLeft"),
+        ],
+        shared: [.vault],
         discussion: """
             Prints "unlocked" or "locked". --json prints {"vault", "unlocked",
             "secondsLeft", "idleSecondsLeft", "maximumSecondsLeft"}: seconds until the
