@@ -57,6 +57,7 @@ import Testing
         #expect(declined.status == 0, "\(declined)")
         #expect(declined.stdout.contains("imported 1, updated 0, skipped 2, failed 1"))
         #expect(declined.stdout.contains("update declined; saved password kept"))
+        #expect(declined.stderr.contains("pass --yes to approve non-interactively"), "\(declined)")
         #expect(try vault.run(["get", "example.com", "alice", "--yes"]).stdout == "old\n")
 
         let approved = try vault.run(["import", path, "--yes"])

@@ -56,6 +56,9 @@ struct ImportCommand: Command {
             ? plan.dryRunReport
             : try Importer.commit(plan, session: session, consent: TerminalConsent.policy(yes: options.yes, context))
         context.standardOutput.write(report.lines.joined(separator: "\n") + "\n")
+        if context.unattendedConsent.declinedAny {
+            context.note("updates were declined: with no terminal to ask, pass --yes to approve non-interactively")
+        }
         return .success
     }
 }
