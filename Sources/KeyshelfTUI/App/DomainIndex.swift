@@ -31,6 +31,8 @@ public struct DomainIndex: Sendable {
         self.records = records
         var domains: [Domain] = []
         var position: [String: Int] = [:]
+        // At most one domain per record; growing the table step by step would rehash every title.
+        position.reserveCapacity(records.count)
         var previousTitle: String?
         var current = -1
         for i in records.indices {
