@@ -29,12 +29,16 @@ struct Listing {
     }
 
     init(_ items: VaultContents) {
+        let count = items.local.count + items.shared.count
         var groupOf: [ServerKey: Int] = [:]
+        // At most one server per item; growing the table step by step would
+        // rehash every key several times (a third of the listing at 100k servers).
+        groupOf.reserveCapacity(count)
         var keys: [ServerKey] = []
         var members: [Member] = []
         var memberGroup: [Int] = []
-        members.reserveCapacity(items.local.count + items.shared.count)
-        memberGroup.reserveCapacity(items.local.count + items.shared.count)
+        members.reserveCapacity(count)
+        memberGroup.reserveCapacity(count)
         for store in Store.allCases {
             let list = items[store]
             var last: (index: Int, group: Int)?
