@@ -46,6 +46,36 @@ import Testing
         let deleteColumn = screen.lines[row].distance(from: screen.lines[row].startIndex, to: screen.lines[row].range(of: "[ Delete ]")!.lowerBound)
         #expect(screen.role(row: row, column: deleteColumn) == .buttonDanger)
     }
+
+    @Test func aLongMessageScrollsWithinTheScreenAndShowsWhereItIs() {
+        let size = Size(rows: 16, columns: 60)
+        var dialog = Dialog(title: "Report", message: (1...30).map { "line \($0)" }.joined(separator: "\n"), buttons: ["Close"])
+        let screen = RecordingScreen(rows: size.rows, columns: size.columns)
+        dialog.draw(on: screen)
+        #expect(screen.text.contains("line 10"))
+        #expect(!screen.text.contains("line 11"))
+        #expect(screen.text.contains("↑↓ 1–10 of 30"))
+        #expect(dialog.handle(.character("j"), size: size) == nil)
+        #expect(dialog.scroll == 1)
+        _ = dialog.handle(.end, size: size)
+        #expect(dialog.scroll == 20)
+        _ = dialog.handle(.down, size: size)
+        #expect(dialog.scroll == 20)
+        screen.clear()
+        dialog.draw(on: screen)
+        #expect(screen.text.contains("line 30"))
+        #expect(screen.text.contains("↑↓ 21–30 of 30"))
+        _ = dialog.handle(.pageUp, size: size)
+        #expect(dialog.scroll == 11)
+        _ = dialog.handle(.home, size: size)
+        #expect(dialog.scroll == 0)
+        // Without a size (or with a message that fits) the scrolling keys do nothing.
+        _ = dialog.handle(.down)
+        #expect(dialog.scroll == 0)
+        var short = deleteDialog()
+        _ = short.handle(.down, size: size)
+        #expect(short.scroll == 0)
+    }
 }
 
 @Suite struct FieldTests {
@@ -78,6 +108,23 @@ import Testing
         #expect(screen.lines[0] == "••")
         field.clear()
         #expect(field.isEmpty)
+    }
+
+    @Test func aChoiceTooWideForItsFieldShowsTheSelectedOne() {
+        let form = Form(title: "Import Passwords", fields: [
+            Form.Field(label: "Store", input: .choice(["shared", "local"], selected: 0)),
+            Form.Field(label: "Format", input: .choice(["auto", "chrome", "firefox", "bitwarden", "keepassxc", "safari", "1password", "lastpass"], selected: 0)),
+        ])
+        let screen = RecordingScreen(rows: 20, columns: 70)
+        form.draw(on: screen)
+        #expect(screen.text.contains("(•) shared  ( ) local"))
+        #expect(screen.text.contains("◂ auto ▸  1 of 8"))
+        _ = form.handle(.tab)
+        _ = form.handle(.left)
+        #expect(form.choice(at: 1) == 7)
+        screen.clear()
+        form.draw(on: screen)
+        #expect(screen.text.contains("◂ lastpass ▸  8 of 8"))
     }
 
     @Test func listScrollsToKeepTheSelectionVisible() {

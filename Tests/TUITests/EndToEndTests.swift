@@ -75,6 +75,24 @@ import KeyshelfVault
         try tmux.waitFor { !$0.contains("Generated Password") }
     }
 
+    @Test func importingAChromeExportShowsTheNewDomain() throws {
+        let tmux = try started()
+        let csv = tmux.folder.appendingPathComponent("chrome.csv")
+        try "name,url,username,password,note\nNeu,https://neu.example/login,nina,pw-nina,\nBooks,https://bücher.example/,anna,pw-anna,\n"
+            .write(to: csv, atomically: true, encoding: .utf8)
+        try tmux.send("i")
+        try tmux.waitFor("Import Passwords")
+        try tmux.type(csv.path)
+        try tmux.send("Enter", "Enter", "Enter")
+        let report = try tmux.waitFor("Import 1 Password?")
+        #expect(report.contains("skipped row 3 (line 3): \"anna\" on bücher.example: already saved"))
+        try tmux.send("Tab", "Enter")
+        let screen = try tmux.waitFor("chrome.csv: imported 1, updated 0, skipped 1, failed 0.")
+        #expect(screen.contains("neu.example"))
+        #expect(screen.contains("nina"))
+        #expect(try tmux.savedAccounts() == ["anna", "bernd", "ci-bot", "mallory\u{1B}]0;pwned\u{07}", "me", "nina"])
+    }
+
     @Test func hostileNamesDoNotReachTheTerminal() throws {
         let tmux = try started()
         let title = try tmux.paneTitle

@@ -1,5 +1,6 @@
 import Foundation
 import KeyshelfCrypto
+import KeyshelfTransfer
 import KeyshelfVault
 @testable import KeyshelfTUI
 
@@ -72,6 +73,15 @@ final class FakeShelf: Shelf {
 
     func login(server: String, prompts: UserPrompts) throws -> ShelfEntry? {
         items.first { $0.serverWithPort == server && $0.store == .local } ?? items.first { $0.serverWithPort == server }
+    }
+
+    /// Import is tested over the real facade (`ImportTests`), not this fake.
+    func planImport(path: String, format: ImportFormat?, store: Store) throws -> ImportPlan {
+        throw TestError(message: "FakeShelf does not import")
+    }
+
+    func commitImport(_ plan: ImportPlan, prompts: UserPrompts) throws -> ImportReport {
+        throw TestError(message: "FakeShelf does not import")
     }
 
     func lock() { locked = true }

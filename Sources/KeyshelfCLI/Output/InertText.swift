@@ -17,6 +17,18 @@ enum InertText {
         return out
     }
 
+    /// `text` in double quotes for a message that names an account, a query
+    /// or a path: quotes and backslashes inside are escaped, so a name cannot
+    /// fake the end of the quote, and control characters are made inert.
+    static func quoted(_ text: String) -> String {
+        var escaped = ""
+        for scalar in text.unicodeScalars {
+            if scalar == "\"" || scalar == "\\" { escaped += "\\" }
+            escaped.unicodeScalars.append(scalar)
+        }
+        return "\"" + make(escaped) + "\""
+    }
+
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
             || scalar.value == 0x2028 || scalar.value == 0x2029

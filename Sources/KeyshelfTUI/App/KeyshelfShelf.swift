@@ -1,10 +1,12 @@
 import Foundation
 import KeyshelfCredentials
 import KeyshelfCrypto
+import KeyshelfTransfer
 import KeyshelfVault
 
 /// The `Shelf` over the domain layer's `Keyshelf` facade: every rule
-/// (normalisation, consent, Keychain semantics, the login flow) is the facade's.
+/// (normalisation, consent, Keychain semantics, the login flow) is the facade's,
+/// and every import rule is KeyshelfTransfer's (`Importer` on the facade's vault).
 public final class KeyshelfShelf: Shelf {
     private let keyshelf: Keyshelf
     private let onLock: () -> Void
@@ -99,6 +101,16 @@ public final class KeyshelfShelf: Shelf {
             $0.account == result.record.account && $0.store == result.record.store && $0.server == result.record.server
         }) else { return nil }
         return try records().first { $0.id == match.id }
+    }
+
+    public func planImport(path: String, format: ImportFormat?, store: Store) throws -> ImportPlan {
+        try Importer.plan(path: path, format: format, store: store, vault: keyshelf.vault)
+    }
+
+    public func commitImport(_ plan: ImportPlan, prompts: UserPrompts) throws -> ImportReport {
+        let report = try Importer.commit(plan, vault: keyshelf.vault, consent: PromptBridge(prompts))
+        try keyshelf.reload()
+        return report
     }
 
     public func lock() {

@@ -1,5 +1,6 @@
 import Foundation
 import KeyshelfCrypto
+import KeyshelfTransfer
 import KeyshelfVault
 
 /// The questions the domain layer may ask the user in the middle of an action,
@@ -36,6 +37,18 @@ public protocol Shelf: AnyObject {
     func generatePassword() -> Secret
     /// The login flow for `server` (DESIGN §4); returns the entry to use, or nil when nothing was chosen.
     func login(server: String, prompts: UserPrompts) throws -> ShelfEntry?
+    /// Reads the CSV export at `path` (never modifying it) and plans importing it
+    /// into `store` against the saved items; writes nothing (issue 5, docs/import.md).
+    /// - Parameter format: nil detects the format from the header line (DESIGN §9).
+    /// - Throws: `TransferError` for a file that cannot be imported as a whole
+    ///   (unreadable, not UTF-8, malformed or truncated, with the line), or the vault's error.
+    func planImport(path: String, format: ImportFormat?, store: Store) throws -> ImportPlan
+    /// Writes `plan` in one atomic save. Each update of a saved password asks
+    /// consent through `prompts` first ("Update Saved Password?"); a declined one
+    /// is reported as skipped.
+    /// - Returns: what was imported, updated, skipped and failed.
+    /// - Throws: the vault's error; nothing is then changed.
+    func commitImport(_ plan: ImportPlan, prompts: UserPrompts) throws -> ImportReport
     /// Wipes the keys from memory; the shelf is unusable afterwards.
     func lock()
 }

@@ -36,10 +36,7 @@ extension ShelfApp {
             // Select what was saved: the one id that was not there before (none when an update).
             let before = Set(index.records.map(\.id))
             searchField = TextField()
-            reload()
-            if let added = index.records.first(where: { !before.contains($0.id) }) {
-                select(id: added.id)
-            }
+            reload(selectingNewSince: before)
             setStatus("Saved \(account) for \(server).")
             return nil
         }

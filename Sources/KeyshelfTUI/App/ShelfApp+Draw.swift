@@ -173,7 +173,7 @@ extension ShelfApp {
         }
         let hints = searching
             ? "type to filter · Enter keep · Esc clear"
-            : "? help · q quit · / search · a add · e edit · d delete · g generate · c copy · u user · r reveal · L login · X lock · Tab pane"
+            : "? help · q quit · / search · a add · e edit · d delete · g generate · c copy · u user · r reveal · L login · i import · X lock · Tab pane"
         screen.put(" " + TerminalText.truncate(hints, toColumns: layout.columns - 2), row: layout.rows - 1, column: 0, role: .dim)
     }
 

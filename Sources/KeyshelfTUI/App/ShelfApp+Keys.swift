@@ -43,6 +43,8 @@ extension ShelfApp {
             deleteCredential()
         case .character("g"):
             if let password = generateDialog() { addCredential(password: password) }
+        case .character("i"):
+            importFile()
         case .character("c"):
             copyPassword()
         case .character("u"):

@@ -39,7 +39,7 @@ extension ShelfApp: UserPrompts {
         var dialog = dialog
         var outcome = Dialog.Outcome.declined
         runModal(overlay: { dialog.draw(on: screen) }) { key in
-            guard let result = dialog.handle(key) else { return false }
+            guard let result = dialog.handle(key, size: screen.size) else { return false }
             outcome = result
             return true
         }
@@ -148,7 +148,7 @@ extension ShelfApp: UserPrompts {
         let keys: [(String, String)] = [
             ("j k ↑ ↓", "move"), ("PgUp PgDn Home End", "scroll"), ("Tab h l ← →", "switch pane"),
             ("Enter", "open the detail"), ("/", "search (Esc clears)"), ("a", "add a credential"),
-            ("e", "edit the selected account"), ("d", "delete (asks first)"), ("g", "generate a password"),
+            ("e", "edit the selected account"), ("d", "delete (asks first)"), ("g", "generate a password"), ("i", "import a CSV export"),
             ("c", "copy the password"), ("u", "copy the account"), ("r", "reveal the password"),
             ("L", "login flow for the domain"), ("X", "lock now"), ("?", "this help"), ("q", "quit"),
         ]

@@ -74,6 +74,15 @@ public final class ShelfApp {
         if let id { select(id: id) }
     }
 
+    /// Reads the records again and selects the first one whose id is not in
+    /// `before` (what an add or an import saved), if there is one.
+    func reload(selectingNewSince before: Set<UUID>) {
+        reload()
+        if let added = index.records.first(where: { !before.contains($0.id) }) {
+            select(id: added.id)
+        }
+    }
+
     /// Selects the record `id` in both panes, when it is shown.
     func select(id: UUID) {
         guard let record = index.records.first(where: { $0.id == id }), let pos = index.position(ofTitle: record.serverWithPort) else { return }

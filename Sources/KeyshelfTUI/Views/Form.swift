@@ -8,7 +8,8 @@ public final class Form {
         case text(TextField)
         /// Masked; bytes kept in secure memory.
         case secret(SecretField)
-        /// One of a few choices, changed with Space or Left/Right.
+        /// One of a few choices, changed with Space or Left/Right; drawn as a row
+        /// of all choices when it fits, else as the selected one and its position.
         case choice([String], selected: Int)
     }
 
@@ -113,14 +114,16 @@ public final class Form {
         let width = min(size.columns - 2, 64)
         let labelWidth = min(12, max(6, fields.map { TerminalText.columns($0.label) }.max() ?? 6) + 1)
         let inputWidth = max(4, width - labelWidth - 5)
-        let height = min(size.rows, fields.count * 2 + 5 + (error == nil ? 0 : 1))
+        // A long error (a file name and a line number) wraps onto up to four lines.
+        let errorLines = error.map { Array(TerminalText.wrap($0, width: width - 4).prefix(4)) } ?? []
+        let height = min(size.rows, fields.count * 2 + 5 + errorLines.count)
         let top = max(0, (size.rows - height) / 2)
         let left = max(0, (size.columns - width) / 2)
         Box.fill(on: screen, row: top, column: left, height: height, width: width, role: .dialog)
         Box.draw(on: screen, row: top, column: left, height: height, width: width, title: title, role: .dialog)
         var row = top + 1
-        if let error {
-            screen.put(error, row: row, column: left + 2, role: .error, width: width - 4)
+        for line in errorLines {
+            screen.put(line, row: row, column: left + 2, role: .error, width: width - 4)
             row += 1
         }
         var cursor: (Int, Int)?
@@ -136,7 +139,9 @@ public final class Form {
                 let c = secret.draw(on: screen, row: row, column: column, width: inputWidth)
                 if focused { cursor = (row, c) }
             case .choice(let options, let selected):
-                let text = options.enumerated().map { $0.offset == selected ? "(•) \($0.element)" : "( ) \($0.element)" }.joined(separator: "  ")
+                let all = options.enumerated().map { $0.offset == selected ? "(•) \($0.element)" : "( ) \($0.element)" }.joined(separator: "  ")
+                // Too many choices for one line: show the selected one and where it is in the list.
+                let text = TerminalText.columns(all) <= inputWidth ? all : "◂ \(options[selected]) ▸  \(selected + 1) of \(options.count)"
                 screen.put(text, row: row, column: column, role: focused ? .input : .dialog, width: inputWidth)
             }
             if let message = field.error {
