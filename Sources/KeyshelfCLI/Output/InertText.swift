@@ -3,6 +3,8 @@
 /// Names and notes can come from imports or other machines (DESIGN §7).
 enum InertText {
     static func make(_ text: String) -> String {
+        // Printable ASCII, the common case, needs no escapes and no copy.
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 >= 0x7F }) else { return text }
         var out = ""
         out.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
         for scalar in text.unicodeScalars {
