@@ -21,12 +21,12 @@ public enum ConsentRequest: Sendable, Equatable {
     public var message: String {
         switch self {
         case .update(let server, let account):
-            "Replace the saved password for \(quoted(account)) on \(server.display)?"
+            "Replace the saved password for \(InertText.quoted(account)) on \(server.display)?"
         case .delete(let server, let account):
-            "Remove the saved password for \(quoted(account)) on \(server.display)? This cannot be undone."
+            "Remove the saved password for \(InertText.quoted(account)) on \(server.display)? This cannot be undone."
         case .release(let server, let accounts):
             accounts.count == 1
-                ? "Allow the password for \(quoted(accounts[0])) on \(server.display) to be used?"
+                ? "Allow the password for \(InertText.quoted(accounts[0])) on \(server.display) to be used?"
                 : "Choose which saved account on \(server.display) to use (\(accounts.count) accounts)."
         }
     }
@@ -45,7 +45,7 @@ public enum ConsentRequest: Sendable, Equatable {
 
     /// `account` with control characters escaped, without quotes.
     static func inert(_ account: String) -> String {
-        String(quoted(account).dropFirst().dropLast())
+        String(InertText.quoted(account).dropFirst().dropLast())
     }
 
     /// The answer a button gives: index 0 declines; for `release` index i ≥ 1
