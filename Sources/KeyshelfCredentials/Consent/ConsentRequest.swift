@@ -33,7 +33,7 @@ public enum ConsentRequest: Sendable, Equatable {
 
     /// Button labels, the safe one first: "Not Now" · "Update", "Cancel" ·
     /// "Delete", or "Not Now" followed by one button per account to choose
-    /// (control characters in an account shown escaped, e.g. `\u{1B}`).
+    /// (unsafe scalars in an account shown escaped by `InertText`, e.g. `\u{1B}`).
     /// Titles and messages quote accounts the same way.
     public var buttons: [String] {
         switch self {
@@ -43,7 +43,7 @@ public enum ConsentRequest: Sendable, Equatable {
         }
     }
 
-    /// `account` with control characters escaped, without quotes.
+    /// `account` quoted by `InertText.quoted`, without the outer quotes.
     static func inert(_ account: String) -> String {
         String(InertText.quoted(account).dropFirst().dropLast())
     }

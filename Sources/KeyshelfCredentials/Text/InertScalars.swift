@@ -38,7 +38,7 @@ public enum InertScalars {
         if v < 0xA0 { return false }
         let properties = scalar.properties
         switch properties.generalCategory {
-        case .format, .lineSeparator, .paragraphSeparator, .control: return true
+        case .format, .lineSeparator, .paragraphSeparator: return true
         default: break
         }
         return properties.isDefaultIgnorableCodePoint || properties.isNoncharacterCodePoint
