@@ -47,13 +47,16 @@ public enum InertScalars {
     /// Whether `text` holds no unsafe scalar (a fast check before escaping).
     public static func isInert(_ text: String) -> Bool {
         if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return true }
+        if !text.unicodeScalars.contains(where: isUnsafe) { return true }
         return unsafeIndices(Array(text.unicodeScalars)).isEmpty
     }
 
     /// `text` with each unsafe scalar replaced by `replacement(scalar)`;
     /// every other scalar is kept as it is.
     public static func map(_ text: String, replacement: (Unicode.Scalar) -> String) -> String {
+        // Fast paths without copies: printable ASCII, then text with no candidate at all.
         if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
+        if !text.unicodeScalars.contains(where: isUnsafe) { return text }
         let scalars = Array(text.unicodeScalars)
         let unsafe = unsafeIndices(scalars)
         if unsafe.isEmpty { return text }
