@@ -155,7 +155,7 @@ enum LockFile {
             if code == EINTR { continue }
             guard code == EWOULDBLOCK else { throw FileSystem.ioError(path, "lock the vault", code) }
             guard clock.now < deadline else {
-                throw VaultError(.io, file: path, reason: "another keyshelf process holds the vault lock (waited \(Int(timeout.rounded())) s); try again when it has finished, or find it with `fuser \(path)`")
+                throw VaultError(.io, file: path, reason: "another keyshelf process holds the vault lock (waited \(Int(timeout.rounded())) s); try again when it has finished")
             }
             usleep(50_000)
         }
