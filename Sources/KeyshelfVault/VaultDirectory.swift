@@ -7,6 +7,10 @@ public struct VaultDirectory: Sendable {
     /// The directory's location.
     public let url: URL
 
+    /// How long a writer waits for another keyshelf process to release the
+    /// vault's lock (`keyshelf.lock`) before giving up, in seconds.
+    public var lockTimeout: TimeInterval = 30
+
     /// The highest Argon2id limits a vault may ask for: 16 passes, 2 GiB.
     /// Headers above are refused before any key derivation runs; `create`
     /// and `changePassword` refuse them too.
@@ -32,9 +36,22 @@ public struct VaultDirectory: Sendable {
         return VaultDirectory(url: home.appendingPathComponent(".local/share/keyshelf", isDirectory: true))
     }
 
-    /// True when `local.vault` is present.
+    /// Whether `local.vault` is present: false only when it does not exist
+    /// (ENOENT, the directory included).
+    /// - Throws: `VaultError.io` naming the path and the system's reason when
+    ///   it cannot be examined (permission denied, a file where the directory
+    ///   should be), or when it is a symbolic link (refused: docs/vault-format.md).
+    public func vaultExists() throws -> Bool {
+        let file = path(of: .local)
+        try FileSystem.refuseSymbolicLink(file)
+        return try FileSystem.identity(of: file) != nil
+    }
+
+    /// `vaultExists()` for code that cannot handle its error: false only when
+    /// `local.vault` is surely absent, true otherwise, so that `unlock`
+    /// reports the actual error (it never says "no vault" for an unreadable one).
     public var exists: Bool {
-        FileManager.default.fileExists(atPath: path(of: .local))
+        (try? vaultExists()) ?? true
     }
 
     var path: String { url.path }
@@ -42,7 +59,8 @@ public struct VaultDirectory: Sendable {
     /// The path of `store`'s vault file.
     func path(of store: Store) -> String { path + "/" + store.fileName }
 
-    /// Creates the vault: the directory (mode 0700) and both files (mode 0600),
+    /// Creates the vault: the directory (mode 0700; an existing one this user
+    /// owns is set to 0700, another user's open one is refused) and both files (mode 0600),
     /// empty, sealed under `password` with one salt and `limits` (one Argon2id
     /// run unlocks both). When only `shared.vault` is present (a synced copy
     /// on a new machine), it is adopted: `password` must open it, its salt and
@@ -53,8 +71,8 @@ public struct VaultDirectory: Sendable {
     public func create(password: Secret, limits: PasswordHashLimits) throws -> VaultSession {
         try VaultHeader.checkCeilings(limits, path: path)
         try FileSystem.makeDirectory(path)
-        return try LockFile.withExclusiveLock(directory: path) {
-            guard !exists else {
+        return try LockFile.withExclusiveLock(directory: path, timeout: lockTimeout) {
+            guard try !vaultExists() else {
                 throw VaultError(.alreadyExists, file: path(of: .local), reason: "a vault already exists here; use it, or choose another directory with --vault")
             }
             var shared: VaultSession.FileState
@@ -91,9 +109,9 @@ public struct VaultDirectory: Sendable {
         }
         let sharedFile = try FileSystem.read(path(of: .shared))
         // Every header is checked before any Argon2id run.
-        _ = try localFile.bytes.withUnsafeBytes { try VaultHeader.parse($0, expected: .local, path: path(of: .local)) }
+        _ = try localFile.bytes.withUnsafeBytes { try VaultHeader.parse($0, fileByteCount: Int(localFile.identity.byteCount), expected: .local, path: path(of: .local)) }
         if let sharedFile {
-            _ = try sharedFile.bytes.withUnsafeBytes { try VaultHeader.parse($0, expected: .shared, path: path(of: .shared)) }
+            _ = try sharedFile.bytes.withUnsafeBytes { try VaultHeader.parse($0, fileByteCount: Int(sharedFile.identity.byteCount), expected: .shared, path: path(of: .shared)) }
         }
         let local = try VaultSession.openFile(localFile, store: .local, password: password, reusing: nil, path: path(of: .local))
         let shared: VaultSession.FileState

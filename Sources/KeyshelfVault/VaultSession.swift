@@ -88,7 +88,8 @@ public final class VaultSession: @unchecked Sendable {
     /// - Throws: whatever `body` throws; `VaultError.io` when `body` put a
     ///   `…ThisDeviceOnly` item into `shared` (DESIGN §2: it never leaves this
     ///   device); `.changedOnDisk` when a file was replaced outside the lock
-    ///   meanwhile; `.locked`; `.io`.
+    ///   meanwhile; `.locked`; `.io`, also when another process holds the
+    ///   lock longer than `VaultDirectory.lockTimeout`.
     @discardableResult
     public func modify<T>(_ body: (inout VaultContents) throws -> T) throws -> T {
         try mutex.withLock {
@@ -96,7 +97,7 @@ public final class VaultSession: @unchecked Sendable {
             // Own the only reference to the item arrays while editing them (no copy-on-write).
             self.state = nil
             defer { self.state = state }
-            return try LockFile.withExclusiveLock(directory: directory.path) {
+            return try LockFile.withExclusiveLock(directory: directory.path, timeout: directory.lockTimeout) {
                 try refresh(.local, &state)
                 try refresh(.shared, &state)
                 var contents = VaultContents(local: state.local.items, shared: state.shared.items)
@@ -149,14 +150,15 @@ public final class VaultSession: @unchecked Sendable {
     /// vault keys re-wrapped. Only the 144-byte headers are rewritten; the
     /// encrypted payloads are copied unchanged (docs/vault-format.md).
     /// - Parameter limits: new Argon2id limits, or nil to keep the current ones.
-    /// - Throws: `VaultError` `.kdfLimitsTooHigh`, `.changedOnDisk`, `.locked`, `.io`.
+    /// - Throws: `VaultError` `.kdfLimitsTooHigh`, `.changedOnDisk`, `.locked`,
+    ///   `.io` (also when another process holds the lock longer than `VaultDirectory.lockTimeout`).
     public func changePassword(to newPassword: Secret, limits: PasswordHashLimits?) throws {
         try mutex.withLock {
             guard var state else { throw lockedError }
             defer { self.state = state }
             let newLimits = limits ?? state.local.header.limits
             try VaultHeader.checkCeilings(newLimits, path: directory.path)
-            try LockFile.withExclusiveLock(directory: directory.path) {
+            try LockFile.withExclusiveLock(directory: directory.path, timeout: directory.lockTimeout) {
                 try refresh(.local, &state)
                 try refresh(.shared, &state)
                 let salt = Random.bytes(PasswordHash.saltByteCount)
@@ -258,7 +260,7 @@ public final class VaultSession: @unchecked Sendable {
     static func openFile(
         _ file: (bytes: [UInt8], identity: FileIdentity), store: Store, password: Secret?, reusing known: FileState?, path: String
     ) throws -> FileState {
-        let header = try file.bytes.withUnsafeBytes { try VaultHeader.parse($0, expected: store, path: path) }
+        let header = try file.bytes.withUnsafeBytes { try VaultHeader.parse($0, fileByteCount: Int(file.identity.byteCount), expected: store, path: path) }
         let passwordKey: SecureBytes
         let vaultKey: SecureBytes
         if let known, known.header.sharesKeyDerivation(with: header) {

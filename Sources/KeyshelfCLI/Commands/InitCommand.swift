@@ -29,7 +29,7 @@ struct InitCommand: Command {
 
     func run(_ context: CommandContext) throws -> ExitCode {
         let directory = VaultAccess.directory(options, context)
-        if directory.exists {
+        if try directory.vaultExists() {
             throw VaultError(.alreadyExists, file: directory.url.path, reason: "a vault already exists here; use it, or choose another directory with --vault")
         }
         let level = KDFLevel.resolve(kdf, environment: context.environment)

@@ -18,10 +18,11 @@ enum VaultAccess {
     }
 
     /// The vault directory, checked to hold a vault.
-    /// - Throws: `VaultError.noVault` (exit 3), so nobody is asked for a password in vain.
+    /// - Throws: `VaultError.noVault` (exit 3), so nobody is asked for a password in vain;
+    ///   `.io` (exit 1) when the vault file cannot be examined or is a symbolic link.
     static func existingDirectory(_ options: SharedOptions, _ context: CommandContext) throws -> VaultDirectory {
         let directory = directory(options, context)
-        guard directory.exists else {
+        guard try directory.vaultExists() else {
             throw VaultError(.noVault, file: directory.url.path, reason: "no vault here; create one with `keyshelf init`")
         }
         return directory

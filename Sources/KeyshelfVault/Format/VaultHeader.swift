@@ -33,6 +33,7 @@ struct VaultHeader: Equatable {
     static let payloadAssociatedDataRange = 0..<15
     static let keyWrapAssociatedDataRange = 0..<72
     static let wrappedKeyRange = 72..<120
+    static let payloadByteCountOffset = 120
     static let checksumRange = 128..<144
 
     var store: Store
@@ -82,9 +83,12 @@ struct VaultHeader: Equatable {
     /// names the most precise cause: magic, version, length, checksum, store,
     /// KDF id, limits (ceilings enforced here, before any key derivation),
     /// chunk size, then the file length the header announces.
+    /// - Parameter fileByteCount: the file's size on disk, when `file` holds
+    ///   only its first bytes (`FileSystem.read` skips the payload of a file
+    ///   whose size disagrees with its header); nil when `file` is the whole file.
     /// - Throws: `VaultError` `.notAVault`, `.unsupportedVersion`, `.truncated`,
     ///   `.damaged`, `.kdfLimitsTooHigh`.
-    static func parse(_ file: UnsafeRawBufferPointer, expected store: Store, path: String) throws -> VaultHeader {
+    static func parse(_ file: UnsafeRawBufferPointer, fileByteCount: Int? = nil, expected store: Store, path: String) throws -> VaultHeader {
         let prefix = min(file.count, magic.count)
         guard file.prefix(prefix).elementsEqual(magic.prefix(prefix)) else {
             throw VaultError(.notAVault, file: path, reason: "is not a keyshelf vault (unknown file signature)")
@@ -121,10 +125,11 @@ struct VaultHeader: Equatable {
         guard chunk > 0, chunk <= maximumChunkByteCount else {
             throw VaultError(.damaged, file: path, reason: "has an invalid payload chunk size (\(chunk) bytes)")
         }
-        let payload = file.loadLittleEndian(UInt64.self, at: 120)
-        let available = UInt64(file.count - byteCount)
+        let payload = file.loadLittleEndian(UInt64.self, at: payloadByteCountOffset)
+        let size = max(fileByteCount ?? file.count, file.count)
+        let available = UInt64(size - byteCount)
         guard payload <= available else {
-            throw VaultError(.truncated, file: path, reason: "is truncated (\(file.count) bytes, its header announces \(UInt64(byteCount) + payload)); restore it from backups/ or your sync copy")
+            throw VaultError(.truncated, file: path, reason: "is truncated (\(size) bytes, its header announces \(UInt64(byteCount) + payload)); restore it from backups/ or your sync copy")
         }
         guard payload == available else {
             throw VaultError(.damaged, file: path, reason: "has \(available - payload) unexpected bytes after its end")

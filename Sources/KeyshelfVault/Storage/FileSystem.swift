@@ -37,36 +37,92 @@ enum FileSystem {
         VaultError(.io, file: path, reason: "cannot \(what): \(errorText(code))")
     }
 
-    /// The identity of the file at `path`, or nil when it does not exist.
+    /// The identity of the file at `path` itself (a symbolic link is not
+    /// followed), or nil when it does not exist.
+    /// - Throws: `.io` naming `path` and the system's reason (permission denied, not a directory, …).
     static func identity(of path: String) throws -> FileIdentity? {
         var s = stat()
-        if stat(path, &s) == 0 { return FileIdentity(s) }
+        if lstat(path, &s) == 0 { return FileIdentity(s) }
         if errno == ENOENT { return nil }
         throw ioError(path, "examine the file")
+    }
+
+    /// Throws when `path` is a symbolic link (dangling or not); does nothing
+    /// when it is anything else or absent.
+    /// - Throws: `.io` (`symbolicLinkError`) for a link; `.io` when `path` cannot be examined.
+    static func refuseSymbolicLink(_ path: String) throws {
+        var s = stat()
+        if lstat(path, &s) == 0 {
+            if s.st_mode & S_IFMT == S_IFLNK { throw symbolicLinkError(path) }
+            return
+        }
+        if errno == ENOENT { return }
+        throw ioError(path, "examine the file")
+    }
+
+    /// Why a vault file may not be a symbolic link: a save renames a new file
+    /// over the path, which would replace the link and leave its target stale
+    /// (docs/vault-format.md, "The vault directory").
+    static func symbolicLinkError(_ path: String) -> VaultError {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let n = readlink(path, &buffer, buffer.count - 1)
+        let target = n > 0 ? " (to \(String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)))" : ""
+        return VaultError(.io, file: path, reason: "is a symbolic link\(target); keyshelf refuses linked vault files, because a save replaces the file atomically, which would replace the link and leave its target stale. Point --vault (or $KEYSHELF_VAULT) at the directory holding the real file instead")
     }
 
     /// Files larger than this (2 GiB, some 13 million credentials) are not
     /// loaded: a path pointing at some huge file must not exhaust memory.
     static let maximumVaultByteCount = 2 << 30
 
-    /// The whole file and the identity of the version read, or nil when absent.
-    /// - Throws: `.notAVault` or `.damaged` for a file above `maximumVaultByteCount`; `.io`.
+    /// Reads a vault file: its header first, then the payload only when the
+    /// file's size is the one the header announces, so a file of the wrong
+    /// size costs one header read. Opens without following a symbolic link
+    /// and without blocking (a FIFO), and reads regular files only.
+    /// - Returns: the bytes read (the whole file, or only its first
+    ///   `VaultHeader.byteCount` bytes when its size disagrees with the header;
+    ///   `identity.byteCount` is the size on disk, for the header's length
+    ///   checks) and the identity of the version read; nil when absent.
+    /// - Throws: `.io` for a symbolic link, a file that is not a regular file,
+    ///   or a failed system call; `.notAVault` or `.damaged` for a file above
+    ///   `maximumVaultByteCount`.
     static func read(_ path: String) throws -> (bytes: [UInt8], identity: FileIdentity)? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
         if fd < 0 {
-            if errno == ENOENT { return nil }
-            throw ioError(path, "open the file")
+            let code = errno
+            if code == ENOENT { return nil }
+            if code == ELOOP { try refuseSymbolicLink(path) }
+            throw ioError(path, "open the file", code)
         }
         defer { close(fd) }
         var s = stat()
         guard fstat(fd, &s) == 0 else { throw ioError(path, "examine the file") }
-        var size = Int(s.st_size)
-        let tooLarge = size > maximumVaultByteCount
-        if tooLarge { size = VaultHeader.magic.count }
-        var bytes = [UInt8](repeating: 0, count: size)
+        guard s.st_mode & S_IFMT == S_IFREG else {
+            throw VaultError(.io, file: path, reason: "is \(fileTypeName(s.st_mode)), not a regular file; a vault file must be a regular file — move it aside, or point --vault at the directory holding the real vault")
+        }
+        let size = Int(s.st_size)
+        var bytes = try readAt(fd, offset: 0, count: min(size, VaultHeader.byteCount), path: path)
+        if size > maximumVaultByteCount {
+            guard bytes.prefix(VaultHeader.magic.count).elementsEqual(VaultHeader.magic) else {
+                throw VaultError(.notAVault, file: path, reason: "is not a keyshelf vault (unknown file signature)")
+            }
+            throw VaultError(.damaged, file: path, reason: "is \(s.st_size) bytes, larger than any vault; restore it from backups/ or your sync copy")
+        }
+        if bytes.count == VaultHeader.byteCount, size > VaultHeader.byteCount {
+            let announced = bytes.withUnsafeBytes { $0.loadLittleEndian(UInt64.self, at: VaultHeader.payloadByteCountOffset) }
+            if announced == UInt64(size - VaultHeader.byteCount) {
+                bytes += try readAt(fd, offset: VaultHeader.byteCount, count: size - VaultHeader.byteCount, path: path)
+            }
+        }
+        return (bytes, FileIdentity(s))
+    }
+
+    /// Up to `count` bytes from `offset`; fewer when the file shrank meanwhile
+    /// (the header's length checks then report it).
+    private static func readAt(_ fd: Int32, offset: Int, count: Int, path: String) throws -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
         var done = 0
-        while done < size {
-            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, size - done, off_t(done)) }
+        while done < count {
+            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(offset + done)) }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw ioError(path, "read the file")
@@ -74,32 +130,48 @@ enum FileSystem {
             if n == 0 { break }
             done += n
         }
-        // A file that shrank while being read is reported by the length checks.
-        if done < size { bytes.removeSubrange(done...) }
-        if tooLarge {
-            guard bytes == VaultHeader.magic else {
-                throw VaultError(.notAVault, file: path, reason: "is not a keyshelf vault (unknown file signature)")
-            }
-            throw VaultError(.damaged, file: path, reason: "is \(s.st_size) bytes, larger than any vault; restore it from backups/ or your sync copy")
-        }
-        return (bytes, FileIdentity(s))
+        if done < count { bytes.removeSubrange(done...) }
+        return bytes
     }
 
-    /// Creates `path` as a directory with mode 0700 (parents too), unless it exists.
+    /// "a directory", "a FIFO", … for an error message.
+    static func fileTypeName(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFDIR: "a directory"
+        case S_IFIFO: "a FIFO (named pipe)"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFSOCK: "a socket"
+        case S_IFLNK: "a symbolic link"
+        default: "a special file"
+        }
+    }
+
+    /// Creates `path` as a directory with mode 0700 (parents too). An existing
+    /// directory this user owns is set to mode 0700 (`keyshelf init` into a
+    /// directory made by `mkdir`); one owned by another user is refused when
+    /// its group or others can access it.
+    /// - Throws: `.io` naming `path`: not a directory, another user's open directory, a failed system call.
     static func makeDirectory(_ path: String) throws {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else {
-                throw VaultError(.io, file: path, reason: "is not a directory")
+        var s = stat()
+        if stat(path, &s) != 0 {
+            guard errno == ENOENT else { throw ioError(path, "examine the vault directory") }
+            do {
+                try FileManager.default.createDirectory(
+                    atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw VaultError(.io, file: path, reason: "cannot create the vault directory: \(error.localizedDescription)")
             }
-            return
+            guard stat(path, &s) == 0 else { throw ioError(path, "examine the vault directory") }
         }
-        do {
-            try FileManager.default.createDirectory(
-                atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw VaultError(.io, file: path, reason: "cannot create the vault directory: \(error.localizedDescription)")
+        guard s.st_mode & S_IFMT == S_IFDIR else {
+            throw VaultError(.io, file: path, reason: "is not a directory")
         }
+        guard s.st_mode & 0o077 != 0 else { return }
+        guard s.st_uid == geteuid() else {
+            throw VaultError(.io, file: path, reason: "belongs to another user and is open to its group or others (mode \(String(s.st_mode & 0o7777, radix: 8))); a vault directory must be private — choose another directory with --vault")
+        }
+        guard chmod(path, 0o700) == 0 else { throw ioError(path, "make the vault directory private (mode 0700)") }
     }
 
     /// fsync of a directory, so a rename inside it survives a crash.
