@@ -11,6 +11,7 @@ import Testing
     }
 
     /// Runs the binary with the given standard input and output; kills it after 10 s (a hang fails the test).
+    /// Temporary files (a demo vault) go to a folder of its own, removed afterwards.
     func run(_ arguments: [String], input: FileHandle, output: FileHandle?) throws -> Run {
         let binary = try #require(TmuxSession.binary, "build the keyshelf executable first (swift build)")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("keyshelf-notty-\(UUID().uuidString)")
@@ -18,7 +19,8 @@ import Testing
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
-        process.environment = ["TERM": "xterm-256color", "LANG": "C.UTF-8", "HOME": folder.path,
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        process.environment = ["TERM": "xterm-256color", "LANG": "C.UTF-8", "HOME": folder.path, "TMPDIR": folder.path,
                                "XDG_DATA_HOME": folder.path, "XDG_CONFIG_HOME": folder.path]
         let errors = Pipe()
         let outputs = Pipe()
@@ -29,7 +31,8 @@ import Testing
         process.terminationHandler = { _ in done.signal() }
         try process.run()
         if done.wait(timeout: .now() + 10) == .timedOut {
-            process.terminate()
+            // SIGKILL: a curses program blocked writing to an unread pipe would not get through its SIGTERM handler.
+            kill(process.processIdentifier, SIGKILL)
             done.wait()
             Issue.record("keyshelf \(arguments.joined(separator: " ")) did not exit within 10 s")
         }
