@@ -88,3 +88,18 @@ import Testing
         #expect(wide == 5)
     }
 }
+
+@Suite struct SecretFieldTests {
+    @Test func aMaskLongerThanTheFieldShowsAnEllipsisBeforeItsEnd() {
+        let field = SecretField()
+        for c in "correct horse battery staple" { _ = field.handle(.character(c)) }
+        let screen = RecordingScreen(rows: 1, columns: 20)
+        let cursor = field.draw(on: screen, row: 0, column: 0, width: 10)
+        #expect(screen.lines[0] == "…" + String(repeating: "•", count: 8))
+        #expect(cursor == 9)
+        _ = field.handle(.control("u"))
+        for c in "abc" { _ = field.handle(.character(c)) }
+        #expect(field.draw(on: screen, row: 0, column: 0, width: 10) == 3)
+        #expect(screen.lines[0] == "•••")
+    }
+}
