@@ -6,6 +6,9 @@ final class CommandContext {
     let standardError = FileOutput.standardError
     private var terminalOpened = false
     private var openedTerminal: Terminal?
+    /// Declines consent requests when there is no terminal and no `--yes`,
+    /// and remembers it for the error report's hint.
+    let unattendedConsent = UnattendedConsent()
 
     init(environment: [String: String]) {
         self.environment = environment

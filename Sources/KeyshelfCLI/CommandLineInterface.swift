@@ -1,3 +1,5 @@
+import KeyshelfAgent
+
 /// The `keyshelf` command line (DESIGN §8): finds the subcommand, parses its
 /// arguments, runs it, and turns every error into a message on standard
 /// error and a documented exit code.
@@ -18,6 +20,9 @@ public enum CommandLineInterface {
         ImportCommand.self,
         ExportCommand.self,
         PasswdCommand.self,
+        UnlockCommand.self,
+        LockCommand.self,
+        StatusCommand.self,
         CredentialCommand.self,
         DemoCommand.self,
     ]
@@ -31,6 +36,8 @@ public enum CommandLineInterface {
         case "--help", "-h", "help":
             context.standardOutput.write(overview())
             return ExitCode.success.rawValue
+        case AgentServer.commandName:
+            return AgentServer.run(arguments: Array(arguments.dropFirst()))
         case "--version":
             context.standardOutput.write("keyshelf \(version)\n")
             return ExitCode.success.rawValue

@@ -199,6 +199,23 @@ public final class VaultSession: @unchecked Sendable {
         }
     }
 
+    /// Copies of the Argon2id outputs this session holds (one per distinct
+    /// salt and limits; two when `shared.vault` came from another machine),
+    /// for the agent to keep (`VaultDirectory.unlock(passwordKeys:)`).
+    /// The copies are not wiped by `lock()`; their owner wipes them.
+    /// - Throws: `VaultError.locked`.
+    public func passwordKeys() throws -> [VaultPasswordKey] {
+        try mutex.withLock {
+            guard let state else { throw lockedError }
+            var keys: [VaultPasswordKey] = []
+            for file in [state.local, state.shared] where !keys.contains(where: { $0.fits(file.header) }) {
+                let copy = file.passwordKey.copy(range: 0..<file.passwordKey.byteCount)
+                keys.append(VaultPasswordKey(salt: file.header.salt, limits: file.header.limits, key: copy))
+            }
+            return keys
+        }
+    }
+
     /// Wipes the keys and forgets the items; later calls throw `VaultError.locked`.
     public func lock() {
         mutex.withLock {

@@ -2,11 +2,12 @@ import Foundation
 import KeyshelfCrypto
 import KeyshelfVault
 
-// End-to-end cost of the CLI (issue 3 item 9): `get`, `list`, `add` and `rm`
-// run the release `keyshelf` binary against vaults of 1k, 10k and 100k
-// credentials, with the interactive and the minimum Argon2id limits, next to
-// `keyshelf --version` (process start alone). "outside Argon2id" subtracts
-// the measured time of one key derivation at the vault's limits.
+// End-to-end cost of the CLI (issue 3 item 9): `get`, `list`, `list SERVER`,
+// `search`, `add` and `rm` run the release `keyshelf` binary against vaults
+// of 1k, 10k and 100k credentials, with the interactive and the minimum
+// Argon2id limits, next to `keyshelf --version` (process start alone).
+// "outside Argon2id" subtracts the measured time of one key derivation at
+// the vault's limits.
 // Build first: swift build -c release --product keyshelf
 func runCLIBenchmarks() throws {
     let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("keyshelf")
@@ -22,7 +23,7 @@ func runCLIBenchmarks() throws {
             _ = try PasswordHash.deriveKey(password: Secret(utf8: "bench"), salt: Random.bytes(PasswordHash.saltByteCount), limits: limits)
         }
         print("\nArgon2id \(kdfName) (\(limits)): \(CLIBench.ms(argon)) per derivation")
-        print("credentials  op     median      minus --version  minus --version and Argon2id")
+        print("credentials  op           median      minus --version  minus --version and Argon2id")
         for count in [1_000, 10_000, 100_000] {
             let bench = try CLIBench(binary: binary, limits: limits, count: count)
             defer { bench.remove() }
@@ -32,6 +33,8 @@ func runCLIBenchmarks() throws {
             let results: [(String, Double)] = [
                 ("get", try CLIBench.median(repeats) { try bench.keyshelf(["get", bench.probeServer, bench.probeAccount]) }),
                 ("list", try CLIBench.median(repeats) { try bench.keyshelf(["list"]) }),
+                ("list SERVER", try CLIBench.median(repeats) { try bench.keyshelf(["list", bench.probeServer]) }),
+                ("search", try CLIBench.median(repeats) { try bench.keyshelf(["search", bench.probeAccount]) }),
                 ("add", try CLIBench.median(repeats) {
                     added += 1
                     try bench.keyshelf(["add", "bench-add.example", "user\(added)", "--password-stdin"], stdin: "pw-\(added)\n")
@@ -43,7 +46,7 @@ func runCLIBenchmarks() throws {
             ]
             for (op, time) in results {
                 let overVersion = time - version
-                print(String(format: "%11d  %-5@  %9@  %15@  %12@", count, op as NSString,
+                print(String(format: "%11d  %-11@  %9@  %15@  %12@", count, op as NSString,
                              CLIBench.ms(time) as NSString, CLIBench.ms(overVersion) as NSString,
                              CLIBench.ms(overVersion - argon) as NSString))
             }

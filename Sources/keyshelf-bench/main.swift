@@ -1,6 +1,6 @@
 import Foundation
 
-// Benchmarks (release build): `swift run -c release keyshelf-bench [vault|cli|tui|import|credentials|all]`.
+// Benchmarks (release build): `swift run -c release keyshelf-bench [vault|cli|tui|import|credentials|agent|all]`.
 // Each area lives in its own file; figures go to docs/benchmarks.md.
 let areas: [(name: String, run: () throws -> Void)] = [
     ("vault", runVaultBenchmarks),
@@ -8,6 +8,7 @@ let areas: [(name: String, run: () throws -> Void)] = [
     ("tui", runTUIBenchmarks),
     ("import", runImportBenchmarks),
     ("credentials", runCredentialsBenchmarks),
+    ("agent", runAgentBenchmarks),
 ]
 let wanted = CommandLine.arguments.dropFirst().first ?? "all"
 for area in areas where wanted == "all" || wanted == area.name {

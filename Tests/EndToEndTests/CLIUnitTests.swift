@@ -1,5 +1,7 @@
 import Foundation
+import KeyshelfCredentials
 import KeyshelfCrypto
+import KeyshelfVault
 import Testing
 @testable import KeyshelfCLI
 
@@ -101,6 +103,22 @@ import Testing
         close(fds[1])
         defer { close(fds[0]) }
         return try GitCredential.read(fd: fds[0])
+    }
+
+    @Test func errorReportAddsTheStatusWhereOneApplies() {
+        let wrong = ErrorReport.describe(VaultError(.wrongPassword, file: "/v/local.vault", reason: "wrong master password"))
+        #expect(wrong.code == .authFailed)
+        #expect(wrong.message == "/v/local.vault: wrong master password (errSecAuthFailed -25293)")
+        let missing = ErrorReport.describe(KeychainError(.itemNotFound, "no saved password for example.com"))
+        #expect(missing.message == "no saved password for example.com (errSecItemNotFound -25300)")
+        let declined = ErrorReport.describe(CLIError(.canceled, "export declined"))
+        #expect(declined.message == "export declined (errSecUserCanceled -128)")
+        #expect(ErrorReport.describe(UsageError("unknown option '--x'")).message == "unknown option '--x'")
+        #expect(ErrorReport.describe(CLIError(.failure, "cannot read")).message == "cannot read")
+    }
+
+    @Test func quotedNamesCannotEndTheQuoteOrReachTheTerminal() {
+        #expect(InertText.quoted("a\"b\\c\u{1B}[2J") == "\"a\\\"b\\\\c\\u{1b}[2J\"")
     }
 }
 

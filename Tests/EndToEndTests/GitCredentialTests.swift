@@ -29,6 +29,22 @@ import Testing
         return out
     }
 
+    @Test func theDocumentedHelperLineWorks() throws {
+        let vault = try TestVault()
+        try vault.add("git.example.com", "alice", password: "via-bang", local: true)
+        // `git config credential.helper '!keyshelf credential'` (docs/cli.md), with keyshelf on PATH.
+        var environment = vault.environment
+        environment["PATH"] = Keyshelf.binary.deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        environment["GIT_TERMINAL_PROMPT"] = "0"
+        environment["GIT_CONFIG_NOSYSTEM"] = "1"
+        environment["GIT_CONFIG_GLOBAL"] = "/dev/null"
+        let result = try Keyshelf.runDetached(
+            "/usr/bin/git", ["-c", "credential.helper=", "-c", "credential.helper=!keyshelf credential", "credential", "fill"],
+            stdin: Data("protocol=https\nhost=git.example.com\n\n".utf8), environment: environment, currentDirectory: vault.root)
+        #expect(result.status == 0, "\(result)")
+        #expect(fields(result)["password"] == "via-bang", "\(result)")
+    }
+
     @Test func fillAnswersFromTheLocalStore() throws {
         let vault = try TestVault()
         try vault.add("git.example.com", "alice", password: "from-keyshelf", local: true)

@@ -57,6 +57,7 @@ import Testing
         #expect(declined.status == 0, "\(declined)")
         #expect(declined.stdout.contains("imported 1, updated 0, skipped 2, failed 1"))
         #expect(declined.stdout.contains("update declined; saved password kept"))
+        #expect(declined.stderr.contains("pass --yes to approve non-interactively"), "\(declined)")
         #expect(try vault.run(["get", "example.com", "alice", "--yes"]).stdout == "old\n")
 
         let approved = try vault.run(["import", path, "--yes"])
@@ -123,6 +124,30 @@ import Testing
         #expect(back.stdout.contains("imported 2, updated 0, skipped 0, failed 0"), "\(back)")
         #expect(try fresh.run(["get", "example.com", "alice", "--yes"]).stdout == "pa,ss\"word\n")
         #expect(try fresh.run(["get", "bücher.example:8443", "bob", "--yes"]).stdout == "two\r\nlines\n")
+    }
+
+    @Test func anAccountInBothStoresRoundTripsAsTheLocalItem() throws {
+        let vault = try TestVault()
+        try vault.add("https://bücher.example:8443/", "bob", password: "local-pw", local: true)
+        try vault.add("https://bücher.example:8443/", "bob", password: "shared-pw")
+        try vault.add("example.com", "alice", password: "same", local: true)
+        try vault.add("example.com", "alice", password: "same")
+        try vault.add("example.com", "carol", password: "only-shared")
+        let out = vault.root.appendingPathComponent("both.csv").path
+
+        let exported = try vault.run(["export", out, "--yes"])
+        #expect(exported.status == 0, "\(exported)")
+        #expect(exported.stderr.contains("exported 3 password(s)"), "\(exported)")
+        #expect(exported.stderr.contains("1 saved password(s) shadowed"), "\(exported)")
+        let text = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(!text.contains("shared-pw"))
+
+        let fresh = try TestVault()
+        let back = try fresh.run(["import", out])
+        #expect(back.status == 0, "\(back)")
+        #expect(back.stdout.contains("imported 3, updated 0, skipped 0, failed 0"), "\(back)")
+        #expect(try fresh.run(["get", "bücher.example:8443", "bob", "--yes"]).stdout == "local-pw\n")
+        #expect(try fresh.run(["get", "example.com", "carol", "--yes"]).stdout == "only-shared\n")
     }
 
     @Test func exportOfAnEmptyVaultWritesNothing() throws {

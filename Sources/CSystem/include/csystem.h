@@ -15,4 +15,11 @@ int keyshelf_peer_uid(int fd, uid_t *uid);
 int keyshelf_tty_echo_off(int fd);
 int keyshelf_tty_echo_restore(int fd, int token);
 
+/// Starts `path` with `argv` and `envp` as a daemon: a new session (setsid),
+/// standard input, output and error on /dev/null, every other descriptor
+/// closed, no signal blocked and every signal at its default action
+/// (posix_spawn with POSIX_SPAWN_SETSID, SETSIGMASK, SETSIGDEF and closefrom). The caller does
+/// not wait for it. Returns 0 and the pid, or an errno value.
+int keyshelf_spawn_daemon(const char *path, char *const argv[], char *const envp[], pid_t *pid);
+
 #endif

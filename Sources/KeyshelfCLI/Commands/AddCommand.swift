@@ -43,15 +43,15 @@ struct AddCommand: Command {
         let directory = try VaultAccess.existingDirectory(options, context)
         // The master password comes first: with --password-fd 0 it is the
         // first line of standard input and the item password the second.
-        let master = try VaultAccess.masterPassword(options, context)
+        let open = try VaultAccess.prepareUnlock(options, context, directory: directory)
         let password = try itemPassword(context)
-        let session = try directory.unlock(password: master)
+        let session = try open()
         defer { session.lock() }
         let store: Store = options.scope == .local ? .local : .shared
         let outcome = try VaultAccess.shelf(session, yes: options.yes, context)
             .add(server: serverName, account: account, password: password, to: store)
         if generate { RecordOutput.printPassword(password, context) }
-        let what = "the password for \"\(account)\" on \(serverName.display)"
+        let what = "the password for \(InertText.quoted(account)) on \(serverName.display)"
         switch outcome {
         case .added: context.note("saved \(what) in \(RecordOutput.name(of: store))")
         case .updated: context.note("updated \(what) in \(RecordOutput.name(of: store))")

@@ -8,7 +8,10 @@ struct CredentialCommand: Command {
         positionals: [.init(name: "OPERATION", help: "get, store or erase (git passes it)")],
         shared: [.yes, .vault, .passwordFD],
         discussion: """
-            Use as: git config credential.helper "keyshelf credential"
+            Use as: git config --global credential.helper '!keyshelf credential'
+            (the '!' runs the command as written; without it git would look
+            for a program named git-credential-keyshelf). An absolute path
+            works too: git config --global credential.helper "/usr/local/bin/keyshelf credential"
             Standard output belongs to git; prompts and dialogs use the terminal only.
             Without a terminal and without a master password, get prints nothing.
             """)
@@ -32,12 +35,13 @@ struct CredentialCommand: Command {
         }
         let directory = VaultAccess.directory(options, context)
         guard directory.exists else { return .success }
+        let agentSession = try VaultAccess.agentSession(directory, options, context)
         let source = VaultAccess.passwordSource(options, context)
-        if source == .terminal && context.terminal() == nil {
+        if agentSession == nil && source == .terminal && context.terminal() == nil {
             // Nobody to unlock the vault: say nothing, so git can try its next helper.
             return .success
         }
-        let session = try directory.unlock(password: VaultAccess.masterPassword(options, context))
+        let session = try agentSession ?? VaultAccess.unlock(options, context, agent: false)
         defer { session.lock() }
         let shelf = try VaultAccess.shelf(session, yes: options.yes, context)
         switch operation {
@@ -73,7 +77,7 @@ struct CredentialCommand: Command {
         guard let username = credential.username, !username.isEmpty, let password = credential.password else { return }
         let result = try shelf.save(server: server, account: username, password: password)
         if result.declined {
-            context.note("kept the saved password for \"\(username)\" on \(server.display): the update was declined")
+            context.note("kept the saved password for \(InertText.quoted(username)) on \(server.display): the update was declined")
         }
     }
 
@@ -85,7 +89,7 @@ struct CredentialCommand: Command {
         } catch let error as KeychainError where error.status == .itemNotFound {
             return
         } catch let error as KeychainError where error.status == .userCanceled {
-            context.note("kept the saved password for \"\(username)\" on \(server.display): deleting it was declined")
+            context.note("kept the saved password for \(InertText.quoted(username)) on \(server.display): deleting it was declined")
         }
     }
 }

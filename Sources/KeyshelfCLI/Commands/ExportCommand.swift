@@ -15,6 +15,9 @@ struct ExportCommand: Command {
             browsers and password managers import). The file is created with
             mode 0600 but is NOT encrypted. Asks before writing; --yes for scripts.
             One-time-password (otpauth) secrets have no column and are left out.
+            Each server and account is written once: where both stores hold it,
+            the local store's password (the one get and login use first); the
+            number of shadowed items left out is reported.
             """)
 
     var file: String
@@ -32,6 +35,7 @@ struct ExportCommand: Command {
         let session = try VaultAccess.unlock(options, context)
         defer { session.lock() }
         let contents = try session.contents()
+        // Local first: where both stores hold an account, the local item is the one exported.
         let items = contents.local + contents.shared
         let count = ChromeExport.exportable(items).count
         guard count > 0 else {
@@ -39,18 +43,25 @@ struct ExportCommand: Command {
         }
         context.note(ChromeExport.warning(path: file, count: count))
         if !options.yes {
-            guard let terminal = context.terminal(),
-                  TerminalDialog.ask(on: terminal, title: "Export Passwords Unencrypted?",
+            guard let terminal = context.terminal() else {
+                context.unattendedConsent.recordDecline()
+                throw CLIError(.canceled, "export declined, nothing was written")
+            }
+            guard TerminalDialog.ask(on: terminal, title: "Export Passwords Unencrypted?",
                                      message: "Write \(count) password(s) in plain text to \(file)?",
                                      buttons: ["Cancel", "Export"]) == 1
             else {
-                throw CLIError(.canceled, "export declined; nothing was written")
+                throw CLIError(.canceled, "export declined, nothing was written")
             }
         }
         let summary = try ChromeExport.write(items, to: file)
         context.note("exported \(summary.written) password(s) to \(file) (mode 0600, not encrypted)")
         if summary.otpauthLeftOut > 0 {
             context.note("\(summary.otpauthLeftOut) one-time-password secret(s) have no column in this format and were not exported")
+        }
+        if summary.shadowed > 0 {
+            context.note("\(summary.shadowed) saved password(s) shadowed by another item for the same server and account "
+                + "(the local store's, as the login flow uses it first) were not exported")
         }
         if summary.notExportable > 0 {
             context.note("\(summary.notExportable) generic password(s) without a server were not exported")

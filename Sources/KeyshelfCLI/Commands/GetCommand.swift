@@ -34,7 +34,7 @@ struct GetCommand: Command {
         let record = try VaultAccess.shelf(session, yes: options.yes, context)
             .get(server: serverName, account: account, in: options.scope)
         guard let password = record.password else {
-            throw CLIError(.failure, "the password for \"\(record.account)\" on \(record.server.display) could not be read")
+            throw CLIError(.failure, "the password for \(InertText.quoted(record.account)) on \(record.server.display) could not be read")
         }
         if options.json {
             RecordOutput.printJSON(record, context)

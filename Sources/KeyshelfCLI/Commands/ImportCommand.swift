@@ -54,8 +54,11 @@ struct ImportCommand: Command {
         let plan = ImportPlan(source: source, existing: try session.contents()[store], store: store)
         let report = dryRun
             ? plan.dryRunReport
-            : try Importer.commit(plan, session: session, consent: TerminalConsent.policy(yes: options.yes, terminal: context.terminal()))
+            : try Importer.commit(plan, session: session, consent: TerminalConsent.policy(yes: options.yes, context))
         context.standardOutput.write(report.lines.joined(separator: "\n") + "\n")
+        if context.unattendedConsent.declinedAny {
+            context.note("updates were declined: with no terminal to ask, pass --yes to approve non-interactively")
+        }
         return .success
     }
 }

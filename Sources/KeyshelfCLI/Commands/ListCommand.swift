@@ -7,7 +7,7 @@ struct ListCommand: Command {
     static let spec = CommandSpec(
         name: "list", summary: "list servers and accounts (no secrets)",
         positionals: [.init(name: "SERVER", optional: true, help: "only this server")],
-        shared: [.scope, .json, .vault, .passwordFD])
+        shared: [.scope, .jsonListing, .vault, .passwordFD])
 
     var server: String?
     var options: SharedOptions

@@ -53,7 +53,7 @@ struct LoginCommand: Command {
         case .shared: "the shared credentials"
         case .prompt: "the prompt"
         }
-        context.note("using \"\(result.record.account)\" on \(serverName.display) from \(source)")
+        context.note("using \(InertText.quoted(result.record.account)) on \(serverName.display) from \(source)")
         if let saved = result.saved, saved.declined {
             context.note("the saved password was not replaced everywhere: the update was declined")
         }

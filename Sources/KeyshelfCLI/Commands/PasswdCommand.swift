@@ -1,3 +1,4 @@
+import KeyshelfAgent
 import KeyshelfVault
 
 /// `keyshelf passwd`: changes the master password (re-wraps the vault key only).
@@ -21,12 +22,15 @@ struct PasswdCommand: Command {
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let session = try VaultAccess.unlock(options, context)
+        // The current password is always asked, agent or not.
+        let session = try VaultAccess.unlock(options, context, agent: false)
         defer { session.lock() }
         let newPassword = try PasswordInput.read(
             from: .newMaster(fd: newPasswordFD, environment: context.environment), terminal: context.terminal,
-            prompt: "New master password: ", confirmPrompt: "Repeat the new master password: ", allowEmpty: false)
+            prompt: "New master password: ", confirmPrompt: "Repeat the new master password: ", allowEmpty: false,
+            kind: .newMaster)
         try session.changePassword(to: newPassword, limits: nil)
+        AgentClient.lock(for: session.directory, environment: context.environment)
         context.note("changed the master password")
         return .success
     }

@@ -29,7 +29,7 @@ struct RmCommand: Command {
         defer { session.lock() }
         let count = try VaultAccess.shelf(session, yes: options.yes, context)
             .delete(server: serverName, account: account, in: options.scope)
-        context.note("deleted the password for \"\(account)\" on \(serverName.display)" + (count > 1 ? " from both stores" : ""))
+        context.note("deleted the password for \(InertText.quoted(account)) on \(serverName.display)" + (count > 1 ? " from both stores" : ""))
         return .success
     }
 }

@@ -1,13 +1,13 @@
 import KeyshelfCredentials
 import KeyshelfVault
 
-/// `keyshelf search QUERY [--json]`: matches servers, accounts and notes;
+/// `keyshelf search QUERY [--json]`: matches servers, accounts, labels and notes;
 /// never prints passwords.
 struct SearchCommand: Command {
     static let spec = CommandSpec(
-        name: "search", summary: "find credentials by server, account or note (no secrets)",
+        name: "search", summary: "find credentials by server, account, label or note (no secrets)",
         positionals: [.init(name: "QUERY", help: "text to look for (case-insensitive)")],
-        shared: [.json, .vault, .passwordFD])
+        shared: [.jsonListing, .vault, .passwordFD])
 
     var query: String
     var options: SharedOptions
@@ -27,7 +27,7 @@ struct SearchCommand: Command {
             RecordOutput.printLines(entries, context)
         }
         if entries.isEmpty {
-            throw KeychainError(.itemNotFound, "nothing matches \"\(query)\"")
+            throw KeychainError(.itemNotFound, "nothing matches \(InertText.quoted(query))")
         }
         return .success
     }

@@ -12,10 +12,10 @@ struct TerminalConsent: Consent {
 
     /// The consent policy of one CLI run: `--yes` approves everything; else
     /// the terminal asks; with no terminal, every request is declined
-    /// (`errSecUserCanceled`, exit 4).
-    static func policy(yes: Bool, terminal: Terminal?) -> any Consent {
+    /// (`errSecUserCanceled`, exit 4) by the run's `UnattendedConsent`.
+    static func policy(yes: Bool, _ context: CommandContext) -> any Consent {
         if yes { return ApproveAll() }
-        if let terminal { return TerminalConsent(terminal: terminal) }
-        return DeclineAll()
+        if let terminal = context.terminal() { return TerminalConsent(terminal: terminal) }
+        return context.unattendedConsent
     }
 }

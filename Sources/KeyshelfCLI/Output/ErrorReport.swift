@@ -2,11 +2,35 @@ import KeyshelfCredentials
 import KeyshelfVault
 
 /// Turns any error into one line on standard error and its exit code (DESIGN §8).
+///
+/// This is the one place that formats the `errSec…` status: every message
+/// whose error has one ends in `(errSecAuthFailed -25293)`-style text.
 enum ErrorReport {
+    /// What to print for an error: exit code, sentence, and the status that applies.
+    struct Description: Equatable {
+        var code: ExitCode
+        var text: String
+        /// The `errSec…` status (`KeychainStatus` raw value, or another `OSStatus`), if one applies.
+        var status: Int32?
+
+        /// `text (errSecName code)`, or `text` alone when there is no status.
+        var message: String {
+            guard let status else { return text }
+            let name = KeychainStatus(rawValue: status)?.name ?? "OSStatus"
+            return "\(text) (\(name) \(status))"
+        }
+    }
+
+    /// Added to a consent decline that happened because nobody could be asked.
+    static let yesHint = "; with no terminal to ask, pass --yes to approve non-interactively"
+
     /// Prints the message for `error` and returns the exit code.
     static func report(_ error: any Error, context: CommandContext) -> Int32 {
-        let (code, message) = describe(error)
-        context.note(message)
+        var description = describe(error)
+        if description.code == .canceled && context.unattendedConsent.declinedAny {
+            description.text += yesHint
+        }
+        context.note(description.message)
         if let usage = error as? UsageError, let name = usage.command {
             let spec = name.isEmpty ? TUICommand.spec : CommandLineInterface.commands.first { $0.spec.name == name }?.spec
             if let spec {
@@ -14,24 +38,38 @@ enum ErrorReport {
                 context.standardError.write("Run '\(spec.invocation) --help' for more.\n")
             }
         }
-        return code.rawValue
+        return description.code.rawValue
     }
 
-    /// The exit code and sentence for `error`.
-    static func describe(_ error: any Error) -> (ExitCode, String) {
+    /// The exit code, sentence and status for `error`.
+    static func describe(_ error: any Error) -> Description {
         switch error {
         case let error as UsageError:
-            return (.usage, error.message)
+            return Description(code: .usage, text: error.message)
         case let error as CLIError:
-            return (error.exitCode, error.message)
+            return Description(code: error.exitCode, text: error.message, status: status(of: error.exitCode)?.rawValue)
         case let error as ServerNameError:
-            return (.usage, error.description)
+            return Description(code: .usage, text: error.description, status: KeychainStatus.param.rawValue)
         case let error as KeychainError:
-            return (ExitCode(rawValue: error.status.exitCode) ?? .failure, error.description)
+            return Description(code: ExitCode(rawValue: error.status.exitCode) ?? .failure, text: error.reason,
+                               status: error.status.rawValue)
         case let error as VaultError:
-            return (ExitCode(rawValue: error.exitCode) ?? .failure, error.description)
+            return Description(code: ExitCode(rawValue: error.exitCode) ?? .failure, text: error.description,
+                               status: error.status)
         default:
-            return (.failure, String(describing: error))
+            return Description(code: .failure, text: String(describing: error))
+        }
+    }
+
+    /// The status an exit code stands for (DESIGN §8), for the CLI's own errors.
+    static func status(of code: ExitCode) -> KeychainStatus? {
+        switch code {
+        case .notFound: .itemNotFound
+        case .canceled: .userCanceled
+        case .authFailed: .authFailed
+        case .duplicate: .duplicateItem
+        case .vaultDamaged: .decode
+        case .success, .failure, .usage: nil
         }
     }
 }

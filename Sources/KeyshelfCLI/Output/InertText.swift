@@ -3,6 +3,8 @@
 /// Names and notes can come from imports or other machines (DESIGN §7).
 enum InertText {
     static func make(_ text: String) -> String {
+        // Printable ASCII, the common case, needs no escapes and no copy.
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 >= 0x7F }) else { return text }
         var out = ""
         out.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
         for scalar in text.unicodeScalars {
@@ -13,6 +15,18 @@ enum InertText {
             }
         }
         return out
+    }
+
+    /// `text` in double quotes for a message that names an account, a query
+    /// or a path: quotes and backslashes inside are escaped, so a name cannot
+    /// fake the end of the quote, and control characters are made inert.
+    static func quoted(_ text: String) -> String {
+        var escaped = ""
+        for scalar in text.unicodeScalars {
+            if scalar == "\"" || scalar == "\\" { escaped += "\\" }
+            escaped.unicodeScalars.append(scalar)
+        }
+        return "\"" + make(escaped) + "\""
     }
 
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {

@@ -22,6 +22,11 @@ struct JSONWriter {
         bytes.append(contentsOf: Array(String(value).utf8))
     }
 
+    mutating func field(_ key: String, _ value: Bool) {
+        writeKey(key)
+        bytes.append(contentsOf: Array((value ? "true" : "false").utf8))
+    }
+
     mutating func field(_ key: String, secret: Secret) {
         writeKey(key)
         secret.withUnsafeBytes { appendString($0.bindMemory(to: UInt8.self)) }

@@ -40,8 +40,14 @@ enum RecordOutput {
     /// carries its port when it is not the scheme's default.
     static func printLines(_ entries: [CredentialEntry], _ context: CommandContext) {
         var text = ""
+        // Appended piece by piece: `a + b + …` would build a temporary string per `+`.
         for entry in entries {
-            text += InertText.make(entry.server.display) + "\t" + InertText.make(entry.account) + "\t" + entry.store.rawValue + "\n"
+            text += InertText.make(entry.server.display)
+            text += "\t"
+            text += InertText.make(entry.account)
+            text += "\t"
+            text += entry.store.rawValue
+            text += "\n"
         }
         context.standardOutput.write(text)
     }

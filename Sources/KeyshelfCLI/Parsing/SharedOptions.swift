@@ -3,7 +3,11 @@ import KeyshelfCredentials
 /// Options several commands share. A command lists the ones it accepts in
 /// its `CommandSpec`; `SharedOptions(parsed)` reads them all.
 enum SharedOption: Sendable {
-    case vault, passwordFD, json, yes, scope, localOnly
+    case vault, passwordFD, yes, scope, localOnly
+    /// `--json` for one credential with its password (`get`, `login`).
+    case json
+    /// `--json` for a listing, without passwords (`list`, `search`).
+    case jsonListing
 
     var specs: [OptionSpec] {
         switch self {
@@ -12,9 +16,12 @@ enum SharedOption: Sendable {
                    help: "vault directory (default $KEYSHELF_VAULT, else $XDG_DATA_HOME/keyshelf)")]
         case .passwordFD:
             [.value("--password-fd", valueName: "N",
-                   help: "read the master password from the first line of file descriptor N")]
+                   help: "read the master password from the first line of file descriptor N"),
+             .flag("--no-agent", help: "ask for the master password even when the agent is unlocked")]
         case .json:
-            [.flag("--json", help: "print one JSON object or array (server, account, password, port, store)")]
+            [.flag("--json", help: "print one JSON object: server, account, password, store, and port when not 443")]
+        case .jsonListing:
+            [.flag("--json", help: "print a JSON array of objects: server, account, store, and port when not 443 (no passwords)")]
         case .yes:
             [.flag("--yes", "-y", help: "answer yes to consent dialogs (for scripts; there is nobody to ask)")]
         case .scope:
@@ -34,6 +41,8 @@ struct SharedOptions: Sendable {
     var passwordFD: Int32?
     var json = false
     var yes = false
+    /// `--no-agent`: open the vault with the master password, not the agent's keys.
+    var noAgent = false
     /// `--local` / `--shared`: which stores the command acts on (DESIGN §8).
     var scope = StoreFilter.both
 
@@ -46,6 +55,7 @@ struct SharedOptions: Sendable {
         }
         json = parsed.has("--json")
         yes = parsed.has("--yes")
+        noAgent = parsed.has("--no-agent")
         switch (parsed.has("--local"), parsed.has("--shared")) {
         case (true, true): throw UsageError("--local and --shared exclude each other")
         case (true, false): scope = .local

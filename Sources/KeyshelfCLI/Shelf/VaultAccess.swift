@@ -1,3 +1,4 @@
+import KeyshelfAgent
 import KeyshelfCredentials
 import KeyshelfCrypto
 import KeyshelfVault
@@ -32,22 +33,53 @@ enum VaultAccess {
         try PasswordInput.read(from: passwordSource(options, context), terminal: context.terminal, prompt: "Master password: ")
     }
 
-    /// Reads the master password and unlocks the vault.
+    /// Unlocks the vault: with the unlocked agent's keys when there is one
+    /// (no password read, no Argon2id), else with the master password.
+    /// - Parameter agent: false forces the password (`passwd`); `--no-agent` does too.
     /// - Throws: `VaultError` `.noVault` (exit 3) before asking anything when
     ///   there is no vault; the password input errors of `PasswordInput`;
     ///   the open errors of `VaultDirectory.unlock` (5 wrong password, 7 damaged).
-    static func unlock(_ options: SharedOptions, _ context: CommandContext) throws -> VaultSession {
-        let directory = try existingDirectory(options, context)
-        return try directory.unlock(password: masterPassword(options, context))
+    static func unlock(_ options: SharedOptions, _ context: CommandContext, agent: Bool = true) throws -> VaultSession {
+        try prepareUnlock(options, context, directory: existingDirectory(options, context), agent: agent)()
+    }
+
+    /// Decides how `directory` will be opened before anything else is read
+    /// from input: the agent's session when it is unlocked, else the master
+    /// password, read now. The returned function opens the vault (Argon2id
+    /// runs there). With the agent, a line given on `--password-fd` is still
+    /// read and ignored, so scripted input keeps its layout.
+    /// - Throws: the password input errors of `PasswordInput`; `VaultError`
+    ///   for a damaged vault found through the agent.
+    static func prepareUnlock(_ options: SharedOptions, _ context: CommandContext, directory: VaultDirectory,
+                              agent: Bool = true) throws -> () throws -> VaultSession {
+        if agent, let session = try agentSession(directory, options, context) {
+            if let fd = options.passwordFD { _ = try LineReader.readLine(fd: fd, source: "file descriptor \(fd)") }
+            return { session }
+        }
+        let password = try masterPassword(options, context)
+        return { try directory.unlock(password: password) }
+    }
+
+    /// The session of the unlocked agent for `directory` (issue 6); nil with
+    /// `--no-agent`, when no agent is unlocked, or when the agent cannot be
+    /// used (noted on standard error; the caller takes the password path).
+    /// - Throws: `VaultError` for a vault that cannot be opened (damaged, …).
+    static func agentSession(_ directory: VaultDirectory, _ options: SharedOptions, _ context: CommandContext) throws -> VaultSession? {
+        guard !options.noAgent else { return nil }
+        do {
+            return try AgentClient.openSession(for: directory, environment: context.environment)
+        } catch let error as AgentError {
+            context.note("not using the agent: \(error.reason)")
+            return nil
+        }
     }
 
     /// The domain facade over `session`, with this run's consent policy and
     /// the terminal for `userPresence` items.
     static func shelf(_ session: VaultSession, yes: Bool, _ context: CommandContext) throws -> Keyshelf {
-        let terminal = context.terminal()
-        return try Keyshelf(
+        try Keyshelf(
             vault: session,
-            consent: TerminalConsent.policy(yes: yes, terminal: terminal),
-            userPresence: terminal.map(TerminalUserPresence.init))
+            consent: TerminalConsent.policy(yes: yes, context),
+            userPresence: context.terminal().map(TerminalUserPresence.init))
     }
 }

@@ -31,6 +31,18 @@ enum PasswordSource: Equatable, Sendable {
     var isScripted: Bool { self != .terminal }
 }
 
+/// Which password is read, so a message can say how to supply it.
+enum PasswordKind: Sendable {
+    /// The vault's master password (`--password-fd`, `$KEYSHELF_PASSWORD_FILE`).
+    case master
+    /// `passwd`'s new master password (`--new-password-fd`, `$KEYSHELF_NEW_PASSWORD_FILE`).
+    case newMaster
+
+    var name: String { self == .master ? "master password" : "new master password" }
+    var fdOption: String { self == .master ? "--password-fd" : "--new-password-fd" }
+    var fileVariable: String { self == .master ? "KEYSHELF_PASSWORD_FILE" : "KEYSHELF_NEW_PASSWORD_FILE" }
+}
+
 /// Reads master passwords into secure memory.
 enum PasswordInput {
     /// Reads a password from `source`.
@@ -39,11 +51,13 @@ enum PasswordInput {
     ///   - confirmPrompt: when set and reading from the terminal, the password
     ///     is asked a second time and both must match (`init`, `passwd`).
     ///   - allowEmpty: false refuses an empty line (new passwords).
+    ///   - kind: which password, named in the messages with its option and variable.
     /// - Throws: `CLIError` — usage (2) when there is no terminal and no
     ///   scripted source, when the input is empty, or the two entries differ;
     ///   failure (1) when the file or descriptor cannot be read.
     static func read(from source: PasswordSource, terminal: () -> Terminal?, prompt: String,
-                     confirmPrompt: String? = nil, allowEmpty: Bool = true) throws(CLIError) -> Secret {
+                     confirmPrompt: String? = nil, allowEmpty: Bool = true,
+                     kind: PasswordKind = .master) throws(CLIError) -> Secret {
         let secret: Secret?
         let origin: String
         switch source {
@@ -54,14 +68,14 @@ enum PasswordInput {
             origin = "the file '\(path)'"
             let fd = open(path, O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else {
-                throw CLIError(.failure, "cannot open \(origin) (KEYSHELF_PASSWORD_FILE): \(String(cString: strerror(errno)))")
+                throw CLIError(.failure, "cannot open \(origin) ($\(kind.fileVariable)): \(String(cString: strerror(errno)))")
             }
             defer { close(fd) }
             secret = try LineReader.readLine(fd: fd, source: origin)
         case .terminal:
             origin = "the terminal"
             guard let tty = terminal() else {
-                throw CLIError(.usage, "no master password: there is no terminal to ask; pass --password-fd N or set KEYSHELF_PASSWORD_FILE")
+                throw CLIError(.usage, "no \(kind.name): there is no terminal to ask; pass \(kind.fdOption) N or set $\(kind.fileVariable)")
             }
             secret = try tty.readSecret(prompt: prompt)
             if let secret, let confirmPrompt {

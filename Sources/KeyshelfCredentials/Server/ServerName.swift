@@ -114,7 +114,7 @@ public struct ServerName: Hashable, Sendable, CustomStringConvertible, Comparabl
     public var reportedPort: Int? { effectivePort == 443 ? nil : effectivePort }
 
     /// Whether `host` is an IPv6 literal.
-    public var isIPv6: Bool { host.contains(":") }
+    public var isIPv6: Bool { host.utf8.contains(UInt8(ascii: ":")) }
 
     /// `displayHost`, plus `:port` when `port != 0` (IPv6 then in brackets).
     public var display: String {
@@ -123,6 +123,17 @@ public struct ServerName: Hashable, Sendable, CustomStringConvertible, Comparabl
     }
 
     public var description: String { display }
+
+    // `displayHost` follows from `host`: equality and hashing skip it.
+    public static func == (a: ServerName, b: ServerName) -> Bool {
+        a.host == b.host && a.port == b.port && a.scheme == b.scheme
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(host)
+        hasher.combine(port)
+        hasher.combine(scheme)
+    }
 
     /// Orders by display host, then port, then scheme (for stable listings).
     public static func < (a: ServerName, b: ServerName) -> Bool {
@@ -202,8 +213,19 @@ public struct ServerName: Hashable, Sendable, CustomStringConvertible, Comparabl
 
     /// The Unicode form for display; A-labels only, so plain hosts skip libidn2.
     private static func unicodeForm(of host: String) -> String {
-        guard host.contains("xn--") else { return host }
+        guard containsACEPrefix(host) else { return host }
         return unicodeOrNil(host) ?? host
+    }
+
+    /// Whether `host` contains "xn--", searched in its UTF-8 bytes (Foundation's
+    /// `contains` bridges to CFString and costs microseconds per host).
+    private static func containsACEPrefix(_ host: String) -> Bool {
+        var host = host
+        return host.withUTF8 { b in
+            b.count >= 4 && (0...(b.count - 4)).contains { i in
+                b[i] == UInt8(ascii: "x") && b[i + 1] == UInt8(ascii: "n") && b[i + 2] == UInt8(ascii: "-") && b[i + 3] == UInt8(ascii: "-")
+            }
+        }
     }
 }
 

@@ -6,8 +6,8 @@ import KeyshelfVault
 /// operations over an unlocked vault (DESIGN §2–§5, §8).
 ///
 /// Reads come from a snapshot loaded at `init` / `reload()` (and refreshed
-/// after each change); listings and search use an index with precomputed
-/// search keys, built on first use after each change. Every change runs the
+/// after each change); listings use a sorted `Listing` and search adds
+/// precomputed search keys, each built on first use after each change. Every change runs the
 /// rule first on freshly loaded items, so consent dialogs appear while no
 /// vault lock is held, then again inside the vault's locked
 /// read-modify-write, replaying the recorded answers. Errors are `KeychainError` (with the `errSec…`
@@ -23,11 +23,19 @@ public final class Keyshelf {
 
     private var snapshot: VaultContents
     /// Built on the first listing or search, so one-shot commands (`get`,
-    /// `add`, `rm`, the git helper) never pay for it.
+    /// `add`, `rm`, `list SERVER`, the git helper) never pay for it.
+    private var cachedListing: Listing?
+    private var listing: Listing {
+        if let cachedListing { return cachedListing }
+        let built = Listing(snapshot)
+        cachedListing = built
+        return built
+    }
+    /// Built on the first search: listings do not need the lower-cased keys.
     private var cachedIndex: SearchIndex?
     private var index: SearchIndex {
         if let cachedIndex { return cachedIndex }
-        let built = SearchIndex(snapshot)
+        let built = SearchIndex(listing)
         cachedIndex = built
         return built
     }
@@ -53,24 +61,25 @@ public final class Keyshelf {
 
     /// The domains, sorted by display host then port, with account counts per store.
     public func domains(in filter: StoreFilter = .both) -> [DomainSummary] {
-        index.domains.compactMap { restrict($0, to: filter) }
+        filter == .both ? listing.domains : listing.domains.compactMap { restrict($0, to: filter) }
     }
 
     /// The accounts of `server` (sorted by account, local before shared).
     public func accounts(of server: ServerName, in filter: StoreFilter = .both) -> [CredentialEntry] {
-        index.entries(of: server).filter { filter.contains($0.store) }
+        // One pass over the snapshot: one domain needs no sorted listing.
+        Listing.entries(of: server, in: snapshot).filter { filter.contains($0.store) }
     }
 
     /// Every live entry, sorted by server then account.
     public func entries(in filter: StoreFilter = .both) -> [CredentialEntry] {
-        filter == .both ? index.entries : index.entries.filter { filter.contains($0.store) }
+        filter == .both ? listing.entries : listing.entries.filter { filter.contains($0.store) }
     }
 
     /// Entries whose server (Unicode or A-label), port, account, label or
     /// notes contain `text`, case-insensitively; all entries for "".
     public func search(_ text: String, in filter: StoreFilter = .both) -> [CredentialEntry] {
-        let entries = index.entries
         let found = index.matches(text)
+        let entries = listing.entries
         return filter == .both
             ? found.map { entries[$0] }
             : found.compactMap { filter.contains(entries[$0].store) ? entries[$0] : nil }
@@ -78,15 +87,16 @@ public final class Keyshelf {
 
     /// The domains with at least one entry matching `text` (see `search`).
     public func searchDomains(_ text: String, in filter: StoreFilter = .both) -> [DomainSummary] {
-        var seen = Set<ServerName>()
+        let found = index.matches(text)
+        let listing = self.listing
         var out: [DomainSummary] = []
-        let index = self.index
-        for i in index.matches(text) {
-            let entry = index.entries[i]
-            guard filter.contains(entry.store), seen.insert(entry.server).inserted else { continue }
-            if let domain = index.domain(of: entry.server).flatMap({ restrict($0, to: filter) }) {
-                out.append(domain)
-            }
+        var previous = -1
+        // Matches are ascending and a domain's entries are contiguous: each domain appears in one run.
+        for i in found where filter.contains(listing.entries[i].store) {
+            let domain = listing.domain(ofEntry: i)
+            guard domain != previous else { continue }
+            previous = domain
+            if let summary = restrict(listing.domains[domain], to: filter) { out.append(summary) }
         }
         return out
     }
@@ -300,6 +310,7 @@ public final class Keyshelf {
 
     private func adopt(_ items: VaultContents) {
         snapshot = items
+        cachedListing = nil
         cachedIndex = nil
     }
 

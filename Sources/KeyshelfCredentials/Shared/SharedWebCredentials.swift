@@ -77,7 +77,7 @@ public struct SharedWebCredentials: Sendable {
     /// `.declined` none. Records are sorted by server, then account.
     /// - Returns: the released records; empty (not an error) when nothing matches.
     /// - Throws: `errSecUserCanceled` when there were matches but every
-    ///   release was declined.
+    ///   release was declined; the message names the accounts and server.
     public func request(server: ServerName?, account: String?, consent: any Consent) throws -> [SharedCredential] {
         var query = ItemQuery(itemClass: .internetPassword, account: account)
         if let server {
@@ -104,7 +104,11 @@ public struct SharedWebCredentials: Sendable {
             }
         }
         guard !released.isEmpty else {
-            throw KeychainError.canceled("releasing the saved password was declined")
+            let servers = byServer.keys.sorted()
+            let what = servers.count == 1
+                ? "for \(byServer[servers[0]]!.map { quoted($0.account) }.sorted().joined(separator: ", ")) on \(servers[0].display)"
+                : "for \(servers.count) servers"
+            throw KeychainError.canceled("releasing the saved password \(what) was declined")
         }
         return released
     }

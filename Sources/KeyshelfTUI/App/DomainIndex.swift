@@ -31,6 +31,8 @@ public struct DomainIndex: Sendable {
         self.records = records
         var domains: [Domain] = []
         var position: [String: Int] = [:]
+        // At most one domain per record; growing the table step by step would rehash every title.
+        position.reserveCapacity(records.count)
         var previousTitle: String?
         var current = -1
         for i in records.indices {
@@ -88,15 +90,32 @@ public struct DomainIndex: Sendable {
         starts.reserveCapacity(domains.count)
         for domain in domains {
             starts.append(bytes.count)
-            bytes += domain.title.lowercased().utf8
+            DomainIndex.appendLowercased(domain.title, to: &bytes)
             for member in domain.members {
                 bytes.append(0x0A)
-                bytes += records[member].account.lowercased().utf8
+                DomainIndex.appendLowercased(records[member].account, to: &bytes)
             }
             bytes.append(0)
         }
         blob = bytes
         blobStarts = starts
+    }
+
+    /// Appends the lower-cased UTF-8 of `text`; ASCII, the common case,
+    /// without the temporary `String` of `lowercased()` (the blob's build is
+    /// part of the first keystroke of a search).
+    private static func appendLowercased(_ text: String, to bytes: inout [UInt8]) {
+        var text = text
+        let ascii = text.withUTF8 { utf8 in
+            guard !utf8.contains(where: { $0 >= 0x80 }) else { return false }
+            let start = bytes.count
+            bytes.append(contentsOf: utf8)
+            for i in start..<bytes.count where bytes[i] &- 65 < 26 { bytes[i] |= 0x20 }
+            return true
+        }
+        if !ascii {
+            bytes += text.lowercased().utf8
+        }
     }
 
     /// The domain whose text contains blob offset `offset` (binary search).

@@ -23,21 +23,22 @@ public final class KeyshelfShelf: Shelf {
 
     public func records() throws -> [ShelfEntry] {
         entries = keyshelf.entries()
-        // Entries come grouped by server: build each server's title once.
-        var previous: (server: ServerName, title: String)?
-        return entries.map { entry in
-            let title: String
-            if let previous, previous.server == entry.server {
-                title = previous.title
-            } else {
-                title = ShelfEntry.title(server: entry.server.displayHost, port: entry.server.reportedPort)
-                previous = (entry.server, title)
+        var records: [ShelfEntry] = []
+        records.reserveCapacity(entries.count)
+        // The entries come in the order of the domains, each domain's accounts
+        // together: build each server's title once.
+        for domain in keyshelf.domains() {
+            let server = domain.server.displayHost, port = domain.server.reportedPort
+            let title = ShelfEntry.title(server: server, port: port)
+            // By index: binding each entry would copy all its strings.
+            for i in records.count..<(records.count + domain.accountCount) {
+                records.append(ShelfEntry(id: entries[i].id, server: server, port: port, serverWithPort: title,
+                                          account: entries[i].account, store: entries[i].store, creationDate: entries[i].creationDate,
+                                          modificationDate: entries[i].modificationDate, comment: entries[i].comment,
+                                          requiresUserPresence: entries[i].accessControl == .userPresence))
             }
-            return ShelfEntry(id: entry.id, server: entry.server.displayHost, port: entry.server.reportedPort, serverWithPort: title,
-                       account: entry.account, store: entry.store, creationDate: entry.creationDate,
-                       modificationDate: entry.modificationDate, comment: entry.comment,
-                       requiresUserPresence: entry.accessControl == .userPresence)
         }
+        return records
     }
 
     private func entry(_ record: ShelfEntry) throws -> CredentialEntry {

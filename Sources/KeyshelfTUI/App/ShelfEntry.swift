@@ -42,6 +42,6 @@ public struct ShelfEntry: Equatable, Sendable, Identifiable {
     public static func title(server: String, port: Int?) -> String {
         guard let port else { return server }
         // An IPv6 literal needs brackets before a port.
-        return server.contains(":") ? "[\(server)]:\(port)" : "\(server):\(port)"
+        return server.utf8.contains(UInt8(ascii: ":")) ? "[\(server)]:\(port)" : "\(server):\(port)"
     }
 }

@@ -23,17 +23,32 @@ public enum ChromeExport {
     public static let header = ["name", "url", "username", "password", "note"]
 
     /// The items an export of `items` writes: live internet passwords with a
-    /// password, once per identical `(server, account, password)`, in order.
+    /// password, once per `(server, scheme, port, account)`, in order.
+    ///
+    /// The first item for a key wins, so callers pass the local store's items
+    /// before the shared ones: the login flow's order (DESIGN §4), and what
+    /// `get` returns. A later item for the same key is left out — silently
+    /// when its password is the same, counted as shadowed otherwise — because
+    /// import refuses a file that gives one key two passwords (docs/import.md).
     public static func exportable(_ items: [Item]) -> [Item] {
-        var seen: [ItemKey: [Secret]] = [:]
-        var out: [Item] = []
+        selection(items).rows
+    }
+
+    /// `exportable(items)` and how many items with another password it left out.
+    static func selection(_ items: [Item]) -> (rows: [Item], shadowed: Int) {
+        var kept: [ItemKey: Secret] = [:]
+        var rows: [Item] = []
+        var shadowed = 0
         for item in items where !item.isDeleted && item.itemClass == .internetPassword {
             guard let password = item.password, let key = ItemKey(item) else { continue }
-            if seen[key]?.contains(password) == true { continue }
-            seen[key, default: []].append(password)
-            out.append(item)
+            if let first = kept[key] {
+                if first != password { shadowed += 1 }
+                continue
+            }
+            kept[key] = password
+            rows.append(item)
         }
-        return out
+        return (rows, shadowed)
     }
 
     /// What an export wrote.
@@ -44,14 +59,18 @@ public enum ChromeExport {
         public let notExportable: Int
         /// Exported items whose `otpauth://` secret has no column in Chrome's format.
         public let otpauthLeftOut: Int
+        /// Items left out because an earlier item (the local store's) has the
+        /// same server, scheme, port and account but another password.
+        public let shadowed: Int
     }
 
-    /// Writes `exportable(items)` to a new file at `path` (mode 0600).
+    /// Writes `exportable(items)` to a new file at `path` (mode 0600); pass
+    /// the local store's items first (see `exportable`).
     /// - Throws: `TransferError.unwritable` when the file exists or cannot be
     ///   created or written; a partly written file is removed.
     @discardableResult
     public static func write(_ items: [Item], to path: String) throws -> Summary {
-        let rows = exportable(items)
+        let (rows, shadowed) = selection(items)
         let content = render(rows)
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
@@ -78,7 +97,8 @@ public enum ChromeExport {
             throw error
         }
         let generic = items.filter { !$0.isDeleted && $0.itemClass == .genericPassword }.count
-        return Summary(written: rows.count, notExportable: generic, otpauthLeftOut: rows.filter { !$0.otpauth.isEmpty }.count)
+        return Summary(written: rows.count, notExportable: generic, otpauthLeftOut: rows.filter { !$0.otpauth.isEmpty }.count,
+                       shadowed: shadowed)
     }
 
     /// The CSV text of `rows` (header first, LF line ends) in sodium memory.

@@ -1,0 +1,211 @@
+import CSystem
+import Foundation
+import Glibc
+import KeyshelfCrypto
+import KeyshelfVault
+
+/// Talks to the agent of one vault directory (docs/agent-protocol.md).
+///
+/// Every call connects, checks that the socket directory is safe and that
+/// the agent runs under this uid (`SO_PEERCRED`), sends one request and
+/// reads one reply. No agent, or a stale socket, reads as "locked".
+public enum AgentClient {
+    /// Seconds a client waits for one reply before giving up.
+    static let replyTimeoutSeconds = 5
+    /// Seconds `unlock` waits for a newly started agent to listen.
+    static let startTimeoutSeconds = 5.0
+
+    // MARK: One-call API (TUI, CLI)
+
+    /// An unlocked session from the agent's keys, or nil when no agent is
+    /// unlocked or anything about it is wrong; uses the process environment.
+    /// For the TUI: call before showing the unlock screen.
+    public static func session(for vault: VaultDirectory) -> VaultSession? {
+        try? openSession(for: vault, environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// Opens `vault` with the keys of its unlocked agent: no password, no Argon2id.
+    /// When the keys no longer fit the vault (the master password was
+    /// changed), the agent is locked and nil returned, so the caller takes
+    /// the password path.
+    /// - Returns: nil when no agent is unlocked for `vault`.
+    /// - Throws: `AgentError` (unsafe socket directory, an agent of another
+    ///   uid, a broken reply); `VaultError` for a vault that cannot be opened
+    ///   for another reason than the keys (damaged, truncated, no vault).
+    public static func openSession(for vault: VaultDirectory, environment: [String: String]) throws -> VaultSession? {
+        let location = AgentLocation(vault: vault, environment: environment)
+        guard let keys = try passwordKeys(location) else { return nil }
+        do {
+            return try vault.unlock(passwordKeys: keys)
+        } catch let error as VaultError where error.code == .wrongPassword {
+            _ = try? lock(location)
+            return nil
+        }
+    }
+
+    /// Locks the agent of `vault`: it wipes its keys and exits. For the
+    /// TUI's `X` and for `keyshelf passwd`.
+    /// - Returns: whether an agent was running.
+    @discardableResult
+    public static func lock(for vault: VaultDirectory, environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+        (try? lock(AgentLocation(vault: vault, environment: environment))) ?? false
+    }
+
+    // MARK: Requests
+
+    /// The agent's status, or nil when none runs for `location`.
+    /// - Throws: `AgentError`.
+    public static func status(_ location: AgentLocation) throws -> AgentStatus? {
+        var request = FrameWriter()
+        request.integer(AgentProtocol.version)
+        request.integer(AgentProtocol.Operation.status.rawValue)
+        guard let (reply, reader) = try exchange(location, request) else { return nil }
+        guard reply == .ok || reply == .locked else { throw unexpected(reply) }
+        var r = reader
+        return try readStatus(&r, location)
+    }
+
+    /// Hands `keys` to the agent for `location` with `timeouts`, starting the
+    /// agent first when none runs (the `keyshelf` binary at `executable`,
+    /// re-executed as `keyshelf __agent DIR VAULT` in a new session with its
+    /// standard streams on /dev/null).
+    /// - Returns: the agent's status after the unlock.
+    /// - Throws: `AgentError` `.unsafeDirectory`, `.startFailed`, `.protocolError`, `.io`.
+    public static func unlock(_ location: AgentLocation, keys: [VaultPasswordKey], timeouts: AgentTimeouts, executable: String) throws -> AgentStatus {
+        try location.checkDirectory(create: true)
+        if try status(location) == nil {
+            try start(location, executable: executable)
+        }
+        var request = FrameWriter()
+        request.integer(AgentProtocol.version)
+        request.integer(AgentProtocol.Operation.unlock.rawValue)
+        request.string(location.vaultPath)
+        request.integer(timeouts.idleSeconds)
+        request.integer(timeouts.maximumSeconds)
+        request.keys(keys)
+        guard let (reply, reader) = try exchange(location, request) else {
+            throw AgentError(.startFailed, "the agent stopped before it received the keys")
+        }
+        guard reply == .ok else { throw unexpected(reply) }
+        var r = reader
+        return try readStatus(&r, location)
+    }
+
+    /// The agent's password keys; nil when no agent is unlocked. Each such
+    /// request restarts the agent's idle timer.
+    /// - Throws: `AgentError`.
+    static func passwordKeys(_ location: AgentLocation) throws -> [VaultPasswordKey]? {
+        var request = FrameWriter()
+        request.integer(AgentProtocol.version)
+        request.integer(AgentProtocol.Operation.keys.rawValue)
+        guard let (reply, reader) = try exchange(location, request) else { return nil }
+        switch reply {
+        case .locked:
+            return nil
+        case .ok:
+            var r = reader
+            do {
+                guard try r.string() == location.vaultPath else {
+                    throw AgentError(.protocolError, "the agent at \(location.socketPath) serves another vault")
+                }
+                return try r.keys()
+            } catch let error as AgentProtocol.MalformedFrame {
+                throw AgentError(.protocolError, "malformed agent reply: \(error.reason)")
+            }
+        default:
+            throw unexpected(reply)
+        }
+    }
+
+    /// Asks the agent for `location` to wipe its keys and exit.
+    /// - Returns: whether an agent was running.
+    /// - Throws: `AgentError`.
+    public static func lock(_ location: AgentLocation) throws -> Bool {
+        var request = FrameWriter()
+        request.integer(AgentProtocol.version)
+        request.integer(AgentProtocol.Operation.lock.rawValue)
+        return try exchange(location, request) != nil
+    }
+
+    // MARK: Plumbing
+
+    /// Sends `request` and reads the reply's version and status byte.
+    /// - Returns: nil when the directory or socket is absent or nobody listens.
+    private static func exchange(_ location: AgentLocation, _ request: FrameWriter) throws -> (AgentProtocol.Reply, FrameReader)? {
+        guard try location.checkDirectory(create: false), let fd = try AgentSocket.connect(location.socketPath) else {
+            return nil
+        }
+        defer { close(fd) }
+        let owner = try AgentSocket.peerUID(fd)
+        guard owner == getuid() else {
+            throw AgentError(.protocolError, "the agent socket \(location.socketPath) is served by uid \(owner), not by you; refusing to use it")
+        }
+        AgentSocket.setTimeout(fd, seconds: replyTimeoutSeconds)
+        try AgentSocket.send(fd, request)
+        guard let body = try AgentSocket.receive(fd) else { return nil }
+        var reader = FrameReader(body)
+        do {
+            let version = try reader.integer(UInt8.self)
+            guard version == AgentProtocol.version else {
+                throw AgentError(.protocolError, "the agent speaks protocol version \(version), this keyshelf version \(AgentProtocol.version); run `keyshelf lock` and unlock again")
+            }
+            guard let reply = AgentProtocol.Reply(rawValue: try reader.integer(UInt8.self)) else {
+                throw AgentError(.protocolError, "unknown agent reply")
+            }
+            return (reply, reader)
+        } catch let error as AgentProtocol.MalformedFrame {
+            throw AgentError(.protocolError, "malformed agent reply: \(error.reason)")
+        }
+    }
+
+    /// Status fields: `i32` pid, `u64` idle seconds left, `u64` seconds left, vault path.
+    private static func readStatus(_ reader: inout FrameReader, _ location: AgentLocation) throws -> AgentStatus {
+        do {
+            let pid = try reader.integer(Int32.self)
+            let idle = try reader.integer(UInt64.self)
+            let left = try reader.integer(UInt64.self)
+            let unlocked = try reader.integer(UInt8.self) != 0
+            let path = try reader.string()
+            guard path == location.vaultPath else {
+                throw AgentError(.protocolError, "the agent at \(location.socketPath) serves another vault (\(path))")
+            }
+            return AgentStatus(unlocked: unlocked, vaultPath: path, idleSecondsLeft: idle, secondsLeft: left, pid: pid)
+        } catch let error as AgentProtocol.MalformedFrame {
+            throw AgentError(.protocolError, "malformed agent reply: \(error.reason)")
+        }
+    }
+
+    private static func unexpected(_ reply: AgentProtocol.Reply) -> AgentError {
+        AgentError(.protocolError, "the agent refused the request (\(reply))")
+    }
+
+    /// Starts the agent daemon and waits until it listens.
+    private static func start(_ location: AgentLocation, executable: String) throws {
+        let arguments = [executable, AgentServer.commandName, location.directory, location.vaultPath]
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var envp: [UnsafeMutablePointer<CChar>?] = [nil]
+        var pid: pid_t = 0
+        let rc = keyshelf_spawn_daemon(executable, &argv, &envp, &pid)
+        guard rc == 0 else {
+            throw AgentError(.startFailed, "cannot start the agent (\(executable)): \(String(cString: strerror(rc)))")
+        }
+        let deadline = Date().addingTimeInterval(startTimeoutSeconds)
+        while Date() < deadline {
+            if let fd = try AgentSocket.connect(location.socketPath) {
+                close(fd)
+                return
+            }
+            var status: Int32 = 0
+            if waitpid(pid, &status, WNOHANG) == pid {
+                // It exited: another agent won the lock file and is about to listen, or it failed.
+                if let fd = try AgentSocket.connect(location.socketPath) {
+                    close(fd)
+                    return
+                }
+            }
+            usleep(10_000)
+        }
+        throw AgentError(.startFailed, "the agent did not start listening on \(location.socketPath) within \(Int(startTimeoutSeconds)) seconds")
+    }
+}

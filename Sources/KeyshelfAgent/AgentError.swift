@@ -1,0 +1,30 @@
+/// A failure of the agent or of talking to it: what went wrong and a
+/// sentence the user can act on. Never contains a secret.
+public struct AgentError: Error, Equatable, CustomStringConvertible, Sendable {
+    /// The kind of failure.
+    public enum Code: Equatable, Sendable {
+        /// The socket directory is owned by another user, is not a
+        /// directory, or is writable by group or others: refused.
+        case unsafeDirectory
+        /// The agent process could not be started or did not come up.
+        case startFailed
+        /// The other end broke the protocol (bad frame, unknown version,
+        /// another uid, another vault).
+        case protocolError
+        /// A system call failed.
+        case io
+    }
+
+    public var code: Code
+    /// A sentence the user can act on.
+    public var reason: String
+
+    public init(_ code: Code, _ reason: String) {
+        self.code = code
+        self.reason = reason
+    }
+
+    public var description: String { reason }
+
+    public static func == (lhs: AgentError, rhs: AgentError) -> Bool { lhs.code == rhs.code }
+}

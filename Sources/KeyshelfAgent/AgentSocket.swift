@@ -1,0 +1,135 @@
+import CSystem
+import Glibc
+import KeyshelfCrypto
+
+/// Unix-domain stream sockets for the agent: connect, listen, the peer-uid
+/// check (`SO_PEERCRED`) and frame I/O. Every descriptor is close-on-exec.
+enum AgentSocket {
+    /// The longest socket path `sockaddr_un` holds, in bytes (without the NUL).
+    static let maximumPathByteCount = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
+
+    static func ioError(_ what: String, _ code: Int32 = errno) -> AgentError {
+        AgentError(.io, "cannot \(what): \(String(cString: strerror(code)))")
+    }
+
+    private static func address(_ path: String) throws -> sockaddr_un {
+        let bytes = Array(path.utf8)
+        guard bytes.count <= maximumPathByteCount else {
+            throw AgentError(.io, "the agent socket path \(path) is longer than \(maximumPathByteCount) bytes; set XDG_RUNTIME_DIR to a shorter directory")
+        }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        return address
+    }
+
+    /// A connected socket to `path`, or nil when nobody listens there (no
+    /// file, or a stale socket left by a killed agent).
+    /// - Throws: `AgentError.io` for other failures.
+    static func connect(_ path: String) throws -> Int32? {
+        var address = try address(path)
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw ioError("create a socket") }
+        let rc = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        if rc != 0 {
+            let code = errno
+            close(fd)
+            if code == ENOENT || code == ECONNREFUSED { return nil }
+            throw ioError("connect to the agent at \(path)", code)
+        }
+        return fd
+    }
+
+    /// A listening socket bound to `path` with mode 0600. A file already at
+    /// `path` is removed first: the caller holds the agent's lock file, so it
+    /// can only be a stale socket.
+    static func listen(_ path: String) throws -> Int32 {
+        var address = try address(path)
+        unlink(path)
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw ioError("create a socket") }
+        // The mode is set at bind time from the umask: never wider than 0600.
+        let previous = umask(0o177)
+        let rc = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        umask(previous)
+        guard rc == 0, chmod(path, 0o600) == 0, Glibc.listen(fd, 16) == 0 else {
+            let error = ioError("listen on \(path)")
+            close(fd)
+            throw error
+        }
+        return fd
+    }
+
+    /// The uid at the other end of `fd` (`SO_PEERCRED`).
+    static func peerUID(_ fd: Int32) throws -> uid_t {
+        var uid: uid_t = 0
+        guard keyshelf_peer_uid(fd, &uid) == 0 else { throw ioError("read the peer's credentials") }
+        return uid
+    }
+
+    /// Limits each blocking read and write on `fd` to `seconds`, so a stalled peer cannot hang the other end.
+    static func setTimeout(_ fd: Int32, seconds: Int) {
+        var time = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    /// Sends one frame: `u32` byte count (little-endian), then the body.
+    static func send(_ fd: Int32, _ frame: FrameWriter) throws {
+        var count = UInt32(frame.byteCount).littleEndian
+        try withUnsafeBytes(of: &count) { try writeAll(fd, $0) }
+        try frame.withBody { try writeAll(fd, $0) }
+    }
+
+    /// Receives one frame body into secure memory; nil when the peer closed
+    /// the connection before sending anything.
+    /// - Throws: `AgentError.protocolError` for an oversized or cut-off frame; `.io`.
+    static func receive(_ fd: Int32) throws -> SecureBytes? {
+        var count: UInt32 = 0
+        let got = try withUnsafeMutableBytes(of: &count) { try readAll(fd, $0) }
+        guard got > 0 else { return nil }
+        guard got == 4 else { throw AgentError(.protocolError, "the agent connection closed in the middle of a frame") }
+        let byteCount = Int(UInt32(littleEndian: count))
+        guard byteCount <= AgentProtocol.maximumFrameByteCount else {
+            throw AgentError(.protocolError, "agent frame of \(byteCount) bytes is larger than \(AgentProtocol.maximumFrameByteCount)")
+        }
+        let body = SecureBytes(byteCount: byteCount)
+        let read = try body.withUnsafeMutableBytes { try readAll(fd, $0) }
+        guard read == byteCount else { throw AgentError(.protocolError, "the agent connection closed in the middle of a frame") }
+        return body
+    }
+
+    private static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws {
+        var done = 0
+        while done < bytes.count {
+            let n = Glibc.send(fd, bytes.baseAddress! + done, bytes.count - done, Int32(MSG_NOSIGNAL))
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw ioError("write to the agent socket")
+            }
+            done += n
+        }
+    }
+
+    /// Reads until `buffer` is full or end of stream; returns the bytes read.
+    private static func readAll(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        var done = 0
+        while done < buffer.count {
+            let n = recv(fd, buffer.baseAddress! + done, buffer.count - done, 0)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw ioError("read from the agent socket")
+            }
+            if n == 0 { break }
+            done += n
+        }
+        return done
+    }
+}

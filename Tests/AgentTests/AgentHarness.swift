@@ -1,0 +1,175 @@
+import Foundation
+import Glibc
+import KeyshelfAgent
+import KeyshelfVault
+
+/// The result of one run of a program.
+struct Run: CustomStringConvertible {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+
+    var description: String { "exit \(status)\n--- stdout\n\(stdout)--- stderr\n\(stderr)" }
+}
+
+struct HarnessError: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// A throwaway vault (minimum KDF) with its own master-password file and its
+/// own `XDG_RUNTIME_DIR`, so each test has its own agent. `stop()` ends
+/// every agent the test started (lock, then SIGKILL if it is still there).
+final class AgentHarness: @unchecked Sendable {
+    static let masterPassword = "correct horse battery staple"
+
+    /// `$KEYSHELF_BINARY`, else the `keyshelf` next to the test bundle, else `.build/debug/keyshelf`.
+    static let binary: String = {
+        if let path = ProcessInfo.processInfo.environment["KEYSHELF_BINARY"] { return path }
+        var candidates: [URL] = []
+        if let executable = Bundle.main.executableURL {
+            candidates.append(executable.deletingLastPathComponent().appendingPathComponent("keyshelf"))
+        }
+        for bundle in Bundle.allBundles {
+            candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("keyshelf"))
+        }
+        let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        candidates.append(checkout.appendingPathComponent(".build/debug/keyshelf"))
+        return (candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates.last!).path
+    }()
+
+    let root: String
+    let vault: String
+    let passwordFile: String
+    /// `$XDG_RUNTIME_DIR` of this test; the agent's directory is `runtime/keyshelf`.
+    let runtime: String
+    private var pids: Set<Int32> = []
+
+    /// A short root under /tmp (socket paths must fit 107 bytes) with an initialised vault.
+    init(initialize: Bool = true) throws {
+        var template = Array("/tmp/ksa-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw HarnessError(description: "mkdtemp failed") }
+        root = String(cString: made)
+        chmod(root, 0o755)
+        vault = root + "/vault"
+        passwordFile = root + "/master"
+        runtime = root + "/run"
+        mkdir(runtime, 0o700)
+        try Data((Self.masterPassword + "\n").utf8).write(to: URL(fileURLWithPath: passwordFile))
+        if initialize {
+            try check(run(["init"]))
+        }
+    }
+
+    /// The environment of every run: this vault, password file, runtime directory, minimum KDF.
+    var environment: [String: String] {
+        [
+            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+            "HOME": root,
+            "KEYSHELF_VAULT": vault,
+            "KEYSHELF_PASSWORD_FILE": passwordFile,
+            "KEYSHELF_TEST_KDF": "minimum",
+            "XDG_RUNTIME_DIR": runtime,
+            "LANG": "C.UTF-8",
+        ]
+    }
+
+    /// Runs `keyshelf arguments` without a controlling terminal (`setsid -w`).
+    /// `withPassword: false` removes `$KEYSHELF_PASSWORD_FILE`: only the agent can open the vault.
+    func run(_ arguments: [String], stdin: String = "", withPassword: Bool = true,
+             changes: (inout [String: String]) -> Void = { _ in }) throws -> Run {
+        var env = environment
+        if !withPassword { env["KEYSHELF_PASSWORD_FILE"] = nil }
+        changes(&env)
+        let result = try Self.runProcess("/usr/bin/setsid", ["-w", Self.binary] + arguments, stdin: stdin, environment: env)
+        if arguments.first == "unlock", result.status == 0, let pid = try? agentPID() { remember(pid) }
+        return result
+    }
+
+    /// Throws unless `result` exited 0.
+    @discardableResult
+    func check(_ result: Run) throws -> Run {
+        guard result.status == 0 else { throw HarnessError(description: "command failed: \(result)") }
+        return result
+    }
+
+    /// `keyshelf status --json` as a dictionary.
+    func status() throws -> [String: Any] {
+        let result = try check(run(["status", "--json"]))
+        return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] ?? [:]
+    }
+
+    /// Where this test's agent listens.
+    var location: AgentLocation {
+        AgentLocation(vault: VaultDirectory(url: URL(fileURLWithPath: vault)), environment: ["XDG_RUNTIME_DIR": runtime])
+    }
+
+    /// The pid of this vault's agent (from its `status` reply), nil when none answers.
+    func agentPID() throws -> Int32? {
+        try AgentClient.status(location)?.pid
+    }
+
+    func remember(_ pid: Int32) {
+        pids.insert(pid)
+    }
+
+    /// Whether process `pid` is still running (zombies count as gone).
+    static func isAlive(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return false }
+        guard let close = stat.lastIndex(of: ")") else { return false }
+        return !stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("Z")
+    }
+
+    /// Waits up to `seconds` for `condition`.
+    static func eventually(_ seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        repeat {
+            if try condition() { return true }
+            usleep(50_000)
+        } while Date() < deadline
+        return try condition()
+    }
+
+    /// Locks the agent and kills whatever agent of this test is left, then removes the files.
+    func stop() {
+        _ = try? run(["lock"])
+        if let pid = try? agentPID() { pids.insert(pid) }
+        for pid in pids where Self.isAlive(pid) { kill(pid, SIGKILL) }
+        try? FileManager.default.removeItem(atPath: root)
+    }
+
+    /// Runs any program, feeding `stdin` and collecting both outputs.
+    static func runProcess(_ path: String, _ arguments: [String], stdin: String = "", environment: [String: String]) throws -> Run {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.environment = environment
+        let out = Pipe(), err = Pipe(), input = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = input
+        try process.run()
+        let writer = input.fileHandleForWriting
+        let bytes = Data(stdin.utf8)
+        Thread.detachNewThread {
+            signal(SIGPIPE, SIG_IGN)
+            try? writer.write(contentsOf: bytes)
+            try? writer.close()
+        }
+        let box = Box()
+        let done = DispatchSemaphore(value: 0)
+        let errHandle = err.fileHandleForReading
+        Thread.detachNewThread {
+            box.data = errHandle.readDataToEndOfFile()
+            done.signal()
+        }
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        done.wait()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                   stderr: String(decoding: box.data, as: UTF8.self))
+    }
+}
+
+private final class Box: @unchecked Sendable {
+    var data = Data()
+}
