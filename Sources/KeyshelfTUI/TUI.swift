@@ -1,5 +1,6 @@
 import CCurses
 import Foundation
+import KeyshelfAgent
 import KeyshelfCrypto
 import KeyshelfVault
 
@@ -14,12 +15,16 @@ public struct TUIOptions: Sendable {
     public var demo: Bool
     /// `--theme NAME`; nil means the config file's choice or the default theme.
     public var theme: String?
+    /// False for `--no-agent`: ignore an unlocked agent (`keyshelf unlock`) and
+    /// ask for the master password.
+    public var useAgent: Bool
 
-    public init(vaultDirectory: URL, password: Secret? = nil, demo: Bool = false, theme: String? = nil) {
+    public init(vaultDirectory: URL, password: Secret? = nil, demo: Bool = false, theme: String? = nil, useAgent: Bool = true) {
         self.vaultDirectory = vaultDirectory
         self.password = password
         self.demo = demo
         self.theme = theme
+        self.useAgent = useAgent
     }
 }
 
@@ -60,6 +65,9 @@ public enum TUI {
                 title = "keyshelf demo · throwaway vault, master password \"\(DemoData.password)\""
             } else if let password = options.password {
                 session = try directory.unlock(password: password)
+            } else if options.useAgent {
+                // Opens already unlocked when `keyshelf unlock` left an agent running.
+                session = AgentClient.session(for: directory)
             }
         } catch let error as VaultError {
             return fail(error.description, code: error.exitCode)
@@ -82,7 +90,11 @@ public enum TUI {
             guard let unlocked = session else { return 0 }
             let shelf: KeyshelfShelf
             do {
-                shelf = try KeyshelfShelf(vault: unlocked, onLock: { unlocked.lock() })
+                shelf = try KeyshelfShelf(vault: unlocked, onLock: { [directory, demo = options.demo] in
+                    unlocked.lock()
+                    // Locking the TUI locks the agent too, so the keys are gone everywhere.
+                    if !demo { AgentClient.lock(for: directory) }
+                })
             } catch {
                 screen.stop()
                 return fail("\(error)", code: (error as? VaultError)?.exitCode ?? 1)

@@ -22,7 +22,9 @@ struct TUICommand: Command {
         let password = source.isScripted
             ? try PasswordInput.read(from: source, terminal: context.terminal, prompt: "")
             : nil
-        let tuiOptions = TUIOptions(vaultDirectory: VaultAccess.directory(options, context).url, password: password, theme: theme)
+        let tuiOptions = TUIOptions(
+            vaultDirectory: VaultAccess.directory(options, context).url, password: password, theme: theme,
+            useAgent: !options.noAgent)
         return ExitCode(rawValue: TUI.run(tuiOptions)) ?? .failure
     }
 }
