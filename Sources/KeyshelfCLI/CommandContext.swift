@@ -1,3 +1,5 @@
+import KeyshelfCredentials
+
 /// What a running command may touch: the environment, standard output and
 /// error, and the controlling terminal (opened on first use).
 final class CommandContext {

@@ -92,6 +92,8 @@ import Testing
         ("ex\u{1B}[31m.com", "control"), ("xn--zz.example", "punycode"), (".", "no host"), ("..", "empty label"),
         ("bad-.example", "hyphen"), ("[example.com]:80", "IPv6"), ("1::2::3", "IPv6"),
         (String(repeating: "abcdefghi.", count: 26) + "com", "253"), ("[::1\u{0}evil]", "IPv6"), ("a\u{0}.example", "control"),
+        ("h.example:", "empty port"), ("https://h.example:/x", "empty port"), ("[::1]:", "empty port"),
+        ("h.example:00443", "leading zero"), ("h.example:08080", "leading zero"), ("h.example:00", "leading zero"),
     ])
     func invalidNamesAreRefusedWithTheInputQuoted(input: String, why: String) {
         do {
@@ -99,7 +101,7 @@ import Testing
             Issue.record("accepted \(name.host)")
         } catch let error as ServerNameError {
             #expect(error.input == input)
-            #expect(error.description.contains(ServerNameError.quoted(input)))
+            #expect(error.description.contains(InertText.quoted(input)))
             #expect(error.reason.contains(why), "\(error)")
             #expect(!error.description.contains("\u{1B}"))
         } catch {
@@ -131,8 +133,19 @@ import Testing
         #expect(accepted > 100)
     }
 
+    /// `h.example:` and `h.example:00443` used to parse as `h.example`; a
+    /// port that is given must be written plainly (docs/credentials.md).
+    @Test func emptyPortAndLeadingZerosAreRefusedWithAClearMessage() throws {
+        let empty = #expect(throws: ServerNameError.self) { try ServerName(parsing: "h.example:") }
+        #expect(empty?.description == #"invalid server name "h.example:": has an empty port after ":" (give a port from 1 to 65535, or leave out the ":")"#)
+        let zeros = #expect(throws: ServerNameError.self) { try ServerName(parsing: "h.example:00443") }
+        #expect(zeros?.description == #"invalid server name "h.example:00443": has a port with a leading zero "00443" (write it without leading zeros)"#)
+        #expect(try ServerName(parsing: "h.example:443") == ServerName(parsing: "h.example"))
+        #expect(try ServerName(parsing: "h.example:8080").port == 8080)
+    }
+
     @Test func quotingEscapesControlCharacters() {
-        #expect(ServerNameError.quoted("a\u{1B}b\"c\\") == #""a\u{1B}b\"c\\""#)
+        #expect(InertText.quoted("a\u{1B}b\"c\\") == #""a\u{1B}b\"c\\""#)
         #expect(ServerNameError(input: "x y", reason: "contains a space").description == #"invalid server name "x y": contains a space"#)
     }
 }

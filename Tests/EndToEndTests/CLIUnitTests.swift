@@ -15,10 +15,19 @@ import Testing
         shared: [.json, .scope])
 
     @Test func parsesOptionsFlagsAndPositionalsInAnyOrder() throws {
-        let parsed = try ArgumentParser.parse(["--json", "example.com", "-n", "3", "alice", "--count=4"], spec: spec)
+        let parsed = try ArgumentParser.parse(["--json", "example.com", "-n", "3", "alice"], spec: spec)
         #expect(parsed.positionals == ["example.com", "alice"])
         #expect(parsed.has("--json"))
-        #expect(parsed.value("--count") == "4")
+        #expect(parsed.value("--count") == "3")
+        #expect(try ArgumentParser.parse(["example.com", "--count=4"], spec: spec).value("--count") == "4")
+    }
+
+    /// `--count 3 -n 4` used to keep 4 silently; any repeat of an option
+    /// that takes a value is refused, naming it.
+    @Test(arguments: [["x", "-n", "3", "--count=4"], ["x", "--count", "3", "--count", "3"], ["--count=1", "x", "-n", "2"]])
+    func aRepeatedValueOptionIsAUsageError(arguments: [String]) {
+        let error = #expect(throws: UsageError.self) { try ArgumentParser.parse(arguments, spec: spec) }
+        #expect(error?.message == "option '--count/-n' is given more than once")
     }
 
     @Test func doubleDashEndsOptions() throws {
@@ -91,9 +100,9 @@ import Testing
         #expect(object?["a"] as? String == "q\"b\\c\u{1}\u{7F}é")
     }
 
-    @Test func inertTextEscapesControlCharactersOnly() {
+    @Test func inertTextEscapesUnsafeScalarsInUpperCaseHex() {
         #expect(InertText.make("ok ü 🔑") == "ok ü 🔑")
-        #expect(InertText.make("a\u{1B}[2Jb\u{9B}c") == "a\\u{1b}[2Jb\\u{9b}c")
+        #expect(InertText.make("a\u{1B}[2Jb\u{9B}c\u{202E}") == "a\\u{1B}[2Jb\\u{9B}c\\u{202E}")
     }
 
     private func readCredential(_ text: String) throws -> GitCredential {
@@ -118,7 +127,7 @@ import Testing
     }
 
     @Test func quotedNamesCannotEndTheQuoteOrReachTheTerminal() {
-        #expect(InertText.quoted("a\"b\\c\u{1B}[2J") == "\"a\\\"b\\\\c\\u{1b}[2J\"")
+        #expect(InertText.quoted("a\"b\\c\u{1B}[2J") == "\"a\\\"b\\\\c\\u{1B}[2J\"")
     }
 }
 

@@ -194,7 +194,7 @@ import Testing
         let list = try vault.run(["list"])
         #expect(list.status == 0)
         #expect(!list.stdout.contains("\u{1B}"))
-        #expect(list.stdout.contains("evil\\u{1b}]0;pwned\\u{7}"))
+        #expect(list.stdout.contains("evil\\u{1B}]0;pwned\\u{7}"))
         // JSON carries the exact account, escaped.
         let json = try vault.run(["list", "--json"]).json() as? [[String: Any]]
         #expect(json?.first?["account"] as? String == account)

@@ -122,7 +122,7 @@ import Testing
         let removed = try vault.run(["rm", "example.com", account, "--yes"])
         #expect(removed.status == 0, "\(removed)")
         #expect(!removed.stderr.contains("\u{1B}"), "\(removed)")
-        #expect(removed.stderr.contains("deleted the password for \"ev\\\"il\\u{1b}]0;pwned\\u{7}\""), "\(removed)")
+        #expect(removed.stderr.contains("deleted the password for \"ev\\\"il\\u{1B}]0;pwned\\u{7}\""), "\(removed)")
 
         let query = try vault.run(["search", "x\u{1B}[2J"])
         #expect(query.status == 3, "\(query)")
@@ -132,6 +132,6 @@ import Testing
         let noVault = try vault.run(["list", "--vault", path])
         #expect(noVault.status == 3, "\(noVault)")
         #expect(!noVault.stderr.contains("\u{1B}"), "\(noVault)")
-        #expect(noVault.stderr.contains("v\\u{1b}[31m"), "\(noVault)")
+        #expect(noVault.stderr.contains("v\\u{1B}[31m"), "\(noVault)")
     }
 }

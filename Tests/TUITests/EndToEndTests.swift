@@ -65,8 +65,9 @@ import KeyshelfVault
     @Test func generatorShowsTheFormatAndGAgainChangesIt() throws {
         let tmux = try started()
         try tmux.send("g")
-        let first = try tmux.waitFor("Generated Password")
         let pattern = /[a-zA-Z3-9]{3}-[a-zA-Z3-9]{3}-[a-zA-Z3-9]{3}-[a-zA-Z3-9]{3}/
+        // The title can be captured before the password is drawn: wait for both.
+        let first = try tmux.waitFor { $0.contains("Generated Password") && $0.firstMatch(of: pattern) != nil }
         let one = try #require(first.firstMatch(of: pattern)).output
         try tmux.send("g")
         let second = try tmux.waitFor { ($0.firstMatch(of: pattern)?.output).map(String.init) != String(one) }

@@ -1,4 +1,5 @@
 import KeyshelfAgent
+import KeyshelfCredentials
 
 /// `keyshelf status [--json]`: whether the vault's agent is unlocked and the
 /// time left before it locks. Exits 0 either way; the answer is the output.

@@ -1,4 +1,5 @@
 import Foundation
+import KeyshelfCredentials
 
 /// A modal question on the terminal in the shape of the consent dialogs of
 /// DESIGN §5: a title, a message and buttons, the safe button first and the

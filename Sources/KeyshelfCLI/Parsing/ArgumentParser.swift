@@ -19,7 +19,8 @@ struct ParsedArguments: Sendable, Equatable {
 enum ArgumentParser {
     /// Parses `arguments` (without the program and command words) against `spec`.
     /// - Throws: `UsageError` for an unknown option, a missing value, a value
-    ///   given to a flag, or too few / too many positional arguments.
+    ///   given to a flag, an option that takes a value given twice (under any
+    ///   of its spellings), or too few / too many positional arguments.
     static func parse(_ arguments: [String], spec: CommandSpec) throws(UsageError) -> ParsedArguments {
         var result = ParsedArguments()
         var index = 0
@@ -49,6 +50,11 @@ enum ArgumentParser {
                 throw UsageError("unknown option '\(name)' for '\(spec.invocation)'", command: spec.name)
             }
             if option.takesValue {
+                // Taking the last of two values would silently drop the other
+                // (`--vault a --vault b`): a repeat is a usage error.
+                if result.values[option.key] != nil {
+                    throw UsageError("option '\(option.spelling)' is given more than once", command: spec.name)
+                }
                 if let inlineValue {
                     result.values[option.key] = inlineValue
                 } else if index < arguments.count {

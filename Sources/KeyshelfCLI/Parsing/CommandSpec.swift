@@ -47,6 +47,8 @@ struct OptionSpec: Sendable {
     }
 
     var key: String { names[0] }
+    /// All spellings for messages: `--count/-n`.
+    var spelling: String { names.joined(separator: "/") }
     var takesValue: Bool { valueName != nil }
 }
 

@@ -21,19 +21,19 @@ public enum ConsentRequest: Sendable, Equatable {
     public var message: String {
         switch self {
         case .update(let server, let account):
-            "Replace the saved password for \(quoted(account)) on \(server.display)?"
+            "Replace the saved password for \(InertText.quoted(account)) on \(server.display)?"
         case .delete(let server, let account):
-            "Remove the saved password for \(quoted(account)) on \(server.display)? This cannot be undone."
+            "Remove the saved password for \(InertText.quoted(account)) on \(server.display)? This cannot be undone."
         case .release(let server, let accounts):
             accounts.count == 1
-                ? "Allow the password for \(quoted(accounts[0])) on \(server.display) to be used?"
+                ? "Allow the password for \(InertText.quoted(accounts[0])) on \(server.display) to be used?"
                 : "Choose which saved account on \(server.display) to use (\(accounts.count) accounts)."
         }
     }
 
     /// Button labels, the safe one first: "Not Now" · "Update", "Cancel" ·
     /// "Delete", or "Not Now" followed by one button per account to choose
-    /// (control characters in an account shown escaped, e.g. `\u{1B}`).
+    /// (unsafe scalars in an account shown escaped by `InertText`, e.g. `\u{1B}`).
     /// Titles and messages quote accounts the same way.
     public var buttons: [String] {
         switch self {
@@ -43,9 +43,9 @@ public enum ConsentRequest: Sendable, Equatable {
         }
     }
 
-    /// `account` with control characters escaped, without quotes.
+    /// `account` quoted by `InertText.quoted`, without the outer quotes.
     static func inert(_ account: String) -> String {
-        String(quoted(account).dropFirst().dropLast())
+        String(InertText.quoted(account).dropFirst().dropLast())
     }
 
     /// The answer a button gives: index 0 declines; for `release` index i ≥ 1

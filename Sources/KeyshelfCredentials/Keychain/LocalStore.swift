@@ -133,20 +133,20 @@ public struct LocalStore: Sendable {
         switch item.itemClass {
         case .internetPassword:
             let server = item.serverName?.display ?? item.server
-            return "the password for \(quoted(item.account)) on \(server)"
+            return "the password for \(InertText.quoted(item.account)) on \(server)"
         case .genericPassword:
-            return "the password for \(quoted(item.account)) of service \(quoted(item.service))"
+            return "the password for \(InertText.quoted(item.account)) of service \(InertText.quoted(item.service))"
         }
     }
 
     static func describe(_ query: ItemQuery) -> String {
         var parts: [String] = []
-        if let account = query.account { parts.append("\(quoted(account))") }
+        if let account = query.account { parts.append("\(InertText.quoted(account))") }
         if let server = query.server {
             let name = ServerName(host: server, port: query.port ?? 0, scheme: query.protocol ?? "https")
             parts.append("on \(name.display)")
         }
-        if let service = query.service { parts.append("of service \(quoted(service))") }
+        if let service = query.service { parts.append("of service \(InertText.quoted(service))") }
         return parts.isEmpty ? "no matching item" : "no saved password for " + parts.joined(separator: " ")
     }
 }

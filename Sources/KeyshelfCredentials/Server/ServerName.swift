@@ -34,7 +34,7 @@ public struct ServerName: Hashable, Sendable, CustomStringConvertible, Comparabl
         if let sep = rest.range(of: "://") {
             let given = rest[..<sep.lowerBound].lowercased()
             guard given == "https" || given == "http" else {
-                throw fail(given.isEmpty ? "has an empty scheme" : "uses the unsupported scheme \(ServerNameError.quoted(given)) (use http or https)")
+                throw fail(given.isEmpty ? "has an empty scheme" : "uses the unsupported scheme \(InertText.quoted(given)) (use http or https)")
             }
             scheme = given
             rest = rest[sep.upperBound...]
@@ -69,10 +69,18 @@ public struct ServerName: Hashable, Sendable, CustomStringConvertible, Comparabl
         }
 
         var port = 0
-        if let portPart, !portPart.isEmpty {
-            guard portPart.count <= 5, portPart.allSatisfy({ $0.isASCII && $0.isNumber }),
-                  let value = Int(portPart), (1...65535).contains(value)
-            else { throw fail("has an invalid port \(ServerNameError.quoted(String(portPart))) (1–65535)") }
+        if let portPart {
+            // "host:" and "host:0443" are refused rather than guessed at, so
+            // one server is never written two ways (docs/credentials.md).
+            guard !portPart.isEmpty else {
+                throw fail("has an empty port after \":\" (give a port from 1 to 65535, or leave out the \":\")")
+            }
+            let digits = portPart.allSatisfy { $0.isASCII && $0.isNumber }
+            if digits && portPart.count > 1 && portPart.hasPrefix("0") {
+                throw fail("has a port with a leading zero \(InertText.quoted(String(portPart))) (write it without leading zeros)")
+            }
+            guard digits, portPart.count <= 5, let value = Int(portPart), (1...65535).contains(value)
+            else { throw fail("has an invalid port \(InertText.quoted(String(portPart))) (1–65535)") }
             port = value == ServerName.defaultPort(scheme: scheme) ? 0 : value
         }
 
@@ -153,7 +161,7 @@ public struct ServerName: Hashable, Sendable, CustomStringConvertible, Comparabl
             if c == " " || c == "\t" { throw HostReason(text: "contains a space") }
             if scalar.value < 0x20 || scalar.value == 0x7F { throw HostReason(text: "contains a control character") }
             if !(c.isLetter || c.isNumber || c == "-" || c == ".") {
-                throw HostReason(text: "contains the character \(ServerNameError.quoted(String(c)))")
+                throw HostReason(text: "contains the character \(InertText.quoted(String(c)))")
             }
         }
         if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.properties.isWhitespace }) {

@@ -120,7 +120,7 @@ public final class Keyshelf {
                 return CredentialRecord(server: first.server, account: first.account, password: first.password, store: .shared)
             }
         }
-        let who = account.map { "\(quoted($0)) on " } ?? ""
+        let who = account.map { "\(InertText.quoted($0)) on " } ?? ""
         throw KeychainError.notFound("no saved password for \(who)\(server.display)")
     }
 
@@ -145,11 +145,11 @@ public final class Keyshelf {
     ///   `errSecUserCanceled` / `errSecAuthFailed` from the master-password check.
     public func reveal(_ entry: CredentialEntry, for purpose: RevealPurpose = .show) throws -> Secret {
         let store = LocalStore(items: snapshot[entry.store])
-        let found = try withUserPresence(reason: "\(purpose.rawValue) the password for \(quoted(entry.account)) on \(entry.server.display)") { check in
+        let found = try withUserPresence(reason: "\(purpose.rawValue) the password for \(InertText.quoted(entry.account)) on \(entry.server.display)") { check in
             try store.copyMatching(.item(entry.id), limit: .one, returnData: true, userPresence: check)
         }
         guard let password = found.first?.password else {
-            throw KeychainError.notFound("the password for \(quoted(entry.account)) on \(entry.server.display) is gone")
+            throw KeychainError.notFound("the password for \(InertText.quoted(entry.account)) on \(entry.server.display) is gone")
         }
         return password
     }
@@ -201,7 +201,7 @@ public final class Keyshelf {
     ///   (entry gone), `errSecDuplicateItem` (renamed onto an existing account), `errSecParam`.
     public func update(_ entry: CredentialEntry, _ changes: CredentialChanges) throws {
         if entry.accessControl == .userPresence, let control = changes.accessControl, control != .userPresence {
-            try withUserPresence(reason: "remove the master-password check from \(quoted(entry.account)) on \(entry.server.display)") { check in
+            try withUserPresence(reason: "remove the master-password check from \(InertText.quoted(entry.account)) on \(entry.server.display)") { check in
                 guard check() else { throw KeychainError(.authFailed, "the master password was not confirmed") }
             }
         }
@@ -209,14 +209,14 @@ public final class Keyshelf {
         try mutate { items, consent in
             var store = LocalStore(items: items[entry.store])
             guard let current = store.items.first(where: ItemQuery.item(entry.id).matches) else {
-                throw KeychainError.notFound("the password for \(quoted(entry.account)) on \(entry.server.display) is gone")
+                throw KeychainError.notFound("the password for \(InertText.quoted(entry.account)) on \(entry.server.display) is gone")
             }
             if entry.store == .shared && changes.accessControl == .userPresence {
                 throw KeychainError.param("shared credentials cannot require user presence")
             }
             if let password = changes.password, current.password != password,
                consent.ask(.update(server: entry.server, account: current.account)) == .declined {
-                throw KeychainError.canceled("updating the password for \(quoted(current.account)) on \(entry.server.display) was declined")
+                throw KeychainError.canceled("updating the password for \(InertText.quoted(current.account)) on \(entry.server.display) was declined")
             }
             try store.update(.item(entry.id), with: ItemChanges(
                 account: changes.account, label: changes.label, comment: changes.comment,
@@ -232,7 +232,7 @@ public final class Keyshelf {
         try mutate { items, consent in
             var store = LocalStore(items: items[entry.store])
             guard consent.ask(.delete(server: entry.server, account: entry.account)) != .declined else {
-                throw KeychainError.canceled("deleting the password for \(quoted(entry.account)) on \(entry.server.display) was declined")
+                throw KeychainError.canceled("deleting the password for \(InertText.quoted(entry.account)) on \(entry.server.display) was declined")
             }
             try store.delete(.item(entry.id), now: now)
             items[entry.store] = store.items
@@ -250,10 +250,10 @@ public final class Keyshelf {
             let query = ItemQuery.internet(server, account: account)
             let stores = filter.stores.filter { items[$0].contains(where: query.matches) }
             guard !stores.isEmpty else {
-                throw KeychainError.notFound("no saved password for \(quoted(account)) on \(server.display)")
+                throw KeychainError.notFound("no saved password for \(InertText.quoted(account)) on \(server.display)")
             }
             guard consent.ask(.delete(server: server, account: account)) != .declined else {
-                throw KeychainError.canceled("deleting the password for \(quoted(account)) on \(server.display) was declined")
+                throw KeychainError.canceled("deleting the password for \(InertText.quoted(account)) on \(server.display) was declined")
             }
             var count = 0
             for store in stores {
@@ -336,7 +336,7 @@ public final class Keyshelf {
         let store = LocalStore(items: snapshot.local)
         let query = ItemQuery.internet(server, account: account)
         guard let first = (try? store.copyMatching(query))?.min(by: { $0.account < $1.account }) else { return nil }
-        let found = try withUserPresence(reason: "use the password for \(quoted(first.account)) on \(server.display)") { check in
+        let found = try withUserPresence(reason: "use the password for \(InertText.quoted(first.account)) on \(server.display)") { check in
             try store.copyMatching(.item(first.id), limit: .one, returnData: true, userPresence: check)
         }
         return found.first.map { CredentialRecord(server: server, account: $0.account, password: $0.password, store: .local) }
@@ -385,7 +385,7 @@ public final class Keyshelf {
             return .unchanged
         }
         guard consent.ask(.update(server: server, account: account)) != .declined else {
-            throw KeychainError.canceled("updating the password for \(quoted(account)) on \(server.display) was declined")
+            throw KeychainError.canceled("updating the password for \(InertText.quoted(account)) on \(server.display) was declined")
         }
         try store.update(query, with: ItemChanges(comment: comment, password: password), now: now)
         return .updated

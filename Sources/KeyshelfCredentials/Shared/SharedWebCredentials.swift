@@ -37,10 +37,10 @@ public struct SharedWebCredentials: Sendable {
         let existing = items.firstIndex(where: query.matches)
         guard let password else {
             guard let existing else {
-                throw KeychainError.notFound("no shared password for \(quoted(account)) on \(server.display)")
+                throw KeychainError.notFound("no shared password for \(InertText.quoted(account)) on \(server.display)")
             }
             guard consent.ask(.delete(server: server, account: account)) != .declined else {
-                throw KeychainError.canceled("deleting the password for \(quoted(account)) on \(server.display) was declined")
+                throw KeychainError.canceled("deleting the password for \(InertText.quoted(account)) on \(server.display) was declined")
             }
             items[existing].markDeleted(at: now)
             return .deleted
@@ -59,7 +59,7 @@ public struct SharedWebCredentials: Sendable {
             return .unchanged
         }
         guard consent.ask(.update(server: server, account: account)) != .declined else {
-            throw KeychainError.canceled("updating the password for \(quoted(account)) on \(server.display) was declined")
+            throw KeychainError.canceled("updating the password for \(InertText.quoted(account)) on \(server.display) was declined")
         }
         items[existing].password = password
         if let comment { items[existing].comment = comment }
@@ -106,7 +106,7 @@ public struct SharedWebCredentials: Sendable {
         guard !released.isEmpty else {
             let servers = byServer.keys.sorted()
             let what = servers.count == 1
-                ? "for \(byServer[servers[0]]!.map { quoted($0.account) }.sorted().joined(separator: ", ")) on \(servers[0].display)"
+                ? "for \(byServer[servers[0]]!.map { InertText.quoted($0.account) }.sorted().joined(separator: ", ")) on \(servers[0].display)"
                 : "for \(servers.count) servers"
             throw KeychainError.canceled("releasing the saved password \(what) was declined")
         }

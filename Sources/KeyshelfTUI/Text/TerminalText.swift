@@ -1,5 +1,6 @@
 import Foundation
 import CCurses
+import KeyshelfCredentials
 
 /// Makes untrusted text safe to draw and measures it in terminal columns.
 ///
@@ -12,34 +13,35 @@ public enum TerminalText {
     /// The ellipsis used when text is cut to fit.
     public static let ellipsis: Character = "…"
 
-    /// `text` with every control made inert and visible.
+    /// `text` with every unsafe scalar made inert and visible.
     ///
+    /// Which scalars are unsafe is the domain's one rule, `InertScalars`
+    /// (controls, bidi marks, zero-width and other invisible characters, tag
+    /// characters, noncharacters; emoji sequences kept). Here they are drawn
+    /// as symbols rather than `\u{…}` escapes:
     /// - C0 controls (U+0000–U+001F) become the matching Control Pictures
-    ///   (ESC → `␛`, BEL → `␇`, LF → `␊`), DEL becomes `␡`.
-    /// - C1 controls (U+0080–U+009F, e.g. the 8-bit CSI), bidi embeddings,
-    ///   overrides and isolates, line/paragraph separators and any scalar the
-    ///   C library calls unprintable become U+FFFD.
+    ///   (ESC → `␛`, BEL → `␇`, LF → `␊`), DEL becomes `␡`;
+    /// - every other unsafe scalar becomes U+FFFD.
+    /// A scalar the rule allows but the C library calls unprintable
+    /// (`wcwidth` −1) also becomes U+FFFD, as curses could not place it.
     /// The result holds only scalars with a column width ≥ 0.
     public static func sanitize(_ text: String) -> String {
         // Fast path: plain printable ASCII needs no work.
         if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
+        let inert = InertScalars.map(text) { String(symbol(for: $0)) }
         var out = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            out.append(contentsOf: safeScalars(scalar))
+        for scalar in inert.unicodeScalars {
+            out.append(scalar.value < 0x7F || scalarWidth(scalar) >= 0 ? scalar : "\u{FFFD}")
         }
         return String(out)
     }
 
-    private static func safeScalars(_ scalar: Unicode.Scalar) -> [Unicode.Scalar] {
-        let v = scalar.value
-        switch v {
-        case 0x00...0x1F: return [Unicode.Scalar(0x2400 + v)!]
-        case 0x7F: return ["\u{2421}"]
-        case 0x80...0x9F: return ["\u{FFFD}"]
-        case 0x200E, 0x200F, 0x061C, 0x202A...0x202E, 0x2066...0x2069, 0x2028, 0x2029:
-            return ["\u{FFFD}"]
-        default:
-            return v < 0x7F || scalarWidth(scalar) >= 0 ? [scalar] : ["\u{FFFD}"]
+    /// The visible symbol drawn for an unsafe scalar.
+    private static func symbol(for scalar: Unicode.Scalar) -> Unicode.Scalar {
+        switch scalar.value {
+        case 0x00...0x1F: Unicode.Scalar(0x2400 + scalar.value)!
+        case 0x7F: "\u{2421}"
+        default: "\u{FFFD}"
         }
     }
 
