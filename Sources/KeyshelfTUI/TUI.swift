@@ -32,13 +32,18 @@ public struct TUIOptions: Sendable {
 public enum TUI {
     /// Runs the TUI until the user quits.
     ///
-    /// Errors that happen before the screen starts (unknown theme, wrong
-    /// password given by `--password-fd`, damaged vault) are printed to
-    /// standard error with their exit code; the terminal is restored on every
-    /// exit path, including SIGTERM, SIGHUP and crash signals.
+    /// Errors that happen before the screen starts (no terminal, unknown
+    /// theme, wrong password given by `--password-fd`, damaged vault) are
+    /// printed to standard error with their exit code; the terminal is
+    /// restored on every exit path, including SIGTERM, SIGHUP and crash signals.
     /// - Returns: the process exit code (DESIGN §8): 0 quit, 1 other error,
-    ///   2 bad theme, 5 wrong password, 7 damaged vault.
+    ///   2 standard input or output is not a terminal, or bad theme;
+    ///   5 wrong password, 7 damaged vault.
     public static func run(_ options: TUIOptions) -> Int32 {
+        // Curses on a pipe or /dev/null would write escapes nobody reads and wait for keys that never come.
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+            return fail(notATerminal, code: 2)
+        }
         let environment = ProcessInfo.processInfo.environment
         let (configuration, problems) = TUIConfiguration.load(environment: environment)
         let theme: Theme
@@ -109,6 +114,9 @@ public enum TUI {
             }
         }
     }
+
+    /// What `run` prints when standard input or output is not a terminal.
+    static let notATerminal = "the terminal UI needs a terminal; use the subcommands (keyshelf --help) in scripts"
 
     private static func fail(_ message: String, code: Int32) -> Int32 {
         FileHandle.standardError.write(Data("keyshelf: \(TerminalText.sanitize(message))\n".utf8))

@@ -220,6 +220,47 @@ import KeyshelfVault
         #expect(screen.lines.allSatisfy { $0.isEmpty })
     }
 
+    @Test func backspaceInTheAddFormSavesWhatWasTyped() {
+        // Backspace arrives as DEL or, with Ctrl-H, as BS.
+        for backspace in [Key(wideCharacter: 0x7F), Key(wideCharacter: 0x08)] {
+            let shelf = FakeShelf()
+            _ = app(shelf, keys: [.character("a")] + chars("abcd") + [backspace] + chars("X") + [.tab] + chars("pw1") + [.control("s")])
+            let saved = shelf.items.first { !FakeShelf.sample.map(\.account).contains($0.account) }
+            #expect(saved?.account == "abcX")
+            #expect(saved?.server == "bücher.example")
+        }
+    }
+
+    @Test func escapeAfterASearchKeepsTheSelectedDomainAndAccount() {
+        let (typing, _, _) = app(keys: [.character("/")] + chars("太郎") + [.escape])
+        #expect(typing.index.visible.count == 4)
+        #expect(typing.selectedDomain?.title == "日本語.example")
+        let (kept, _, _) = app(keys: [.character("/")] + chars("bücher") + [.enter, .tab, .character("j"), .escape])
+        #expect(kept.index.visible.count == 4)
+        #expect(kept.selectedRecord?.account == "bernd")
+    }
+
+    @Test func aLongStatusEndsInAnEllipsis() {
+        let screen = RecordingScreen(rows: 16, columns: 60)
+        let (clipboard, _) = recordingClipboard()
+        let app = ShelfApp(screen: screen, shelf: FakeShelf(), clipboard: clipboard)
+        app.setStatus("Canceled: deleting the password for \"anna@example.org\" on bücher.example was declined (errSecUserCanceled -128).")
+        app.draw()
+        let status = screen.lines[14]
+        #expect(status.hasSuffix("…"))
+        #expect(TerminalText.columns(status) == 60)
+    }
+
+    @Test func helpKeepsEachDescriptionBesideItsKey() {
+        let screen = RecordingScreen(rows: 16, columns: 60)
+        let (clipboard, _) = recordingClipboard()
+        let app = ShelfApp(screen: screen, shelf: FakeShelf(), clipboard: clipboard)
+        screen.pendingKeys = [nil]
+        app.handle(.character("?"))
+        #expect(screen.text.contains("e                   edit the selected account"))
+        #expect(screen.text.contains("d                   delete (asks first)"))
+    }
+
     @Test func helpListsTheKeys() {
         let screen = RecordingScreen()
         let (clipboard, _) = recordingClipboard()

@@ -47,6 +47,19 @@ import Testing
         #expect(screen.role(row: row, column: deleteColumn) == .buttonDanger)
     }
 
+    @Test func wrappedLinesOfATwoColumnMessageStayUnderTheDescription() {
+        var dialog = Dialog(title: "Keys", message: "e     edit the selected account\nq     quit", buttons: ["Close"])
+        dialog.width = 24
+        dialog.hangingIndent = 6
+        let screen = RecordingScreen(rows: 16, columns: 60)
+        dialog.draw(on: screen)
+        let body = screen.lines.map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(body.contains("│ e     edit the       │"))
+        #expect(body.contains("│       selected       │"))
+        #expect(body.contains("│       account        │"))
+        #expect(body.contains("│ q     quit           │"))
+    }
+
     @Test func aLongMessageScrollsWithinTheScreenAndShowsWhereItIs() {
         let size = Size(rows: 16, columns: 60)
         var dialog = Dialog(title: "Report", message: (1...30).map { "line \($0)" }.joined(separator: "\n"), buttons: ["Close"])

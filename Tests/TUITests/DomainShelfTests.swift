@@ -17,8 +17,8 @@ import KeyshelfVault
         return vault
     }
 
-    func run(_ vault: MemoryVault, _ keys: [Key?]) throws -> RecordingScreen {
-        let screen = RecordingScreen(rows: 30, columns: 100)
+    func run(_ vault: MemoryVault, _ keys: [Key?], rows: Int = 30, columns: Int = 100) throws -> RecordingScreen {
+        let screen = RecordingScreen(rows: rows, columns: columns)
         screen.keepsFrames = true
         screen.pendingKeys = keys
         let (clipboard, _) = recordingClipboard()
@@ -79,6 +79,31 @@ import KeyshelfVault
         #expect(wrong.text.contains("errSecAuthFailed"))
         let right = try run(vault, [.character("j"), .tab, .character("r")] + "correct horse".map { Key.character($0) } + [.enter])
         #expect(right.text.contains("pw-deploy"))
+    }
+
+    @Test func theMasterPasswordPromptNamesTheActionInFullWithItsOwnKeys() throws {
+        let vault = try vault()
+        // Input ends while the prompt is open (a cancel): the frames show it on a 60-column screen.
+        for (keys, action) in [([Key.character("r")], "show"), ([.character("c")], "copy"), ([], "")] {
+            let screen = try run(vault, [.character("j"), .tab] + keys, rows: 16, columns: 60)
+            guard !keys.isEmpty else { continue }
+            let prompt = try #require(screen.frames.last { $0.contains("Master Password") })
+            let text = prompt.split(separator: "\n").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "│ ")) }.joined(separator: " ")
+            #expect(text.contains("Type the master password to \(action) the password for \"deploy\" on git.example.org:8443."))
+            #expect(prompt.contains("Enter confirm · Esc cancel"))
+            #expect(!prompt.contains("Ctrl-G"))
+        }
+        let login = try run(vault, [.character("j"), .character("L")], rows: 16, columns: 60)
+        let prompt = try #require(login.frames.last { $0.contains("Master Password") })
+        let text = prompt.split(separator: "\n").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "│ ")) }.joined(separator: " ")
+        #expect(text.contains("to use the password for \"deploy\" on git.example.org:8443."))
+    }
+
+    @Test func aDeclinedDeleteShowsTheStatusCutWithAnEllipsis() throws {
+        let screen = try run(try vault(), [.tab, .character("d"), .escape], rows: 16, columns: 60)
+        let status = screen.lines[14]
+        #expect(status.contains("Canceled"))
+        #expect(status.hasSuffix("…"))
     }
 
     @Test func updatingAPasswordAsksConsentAndDecliningKeepsIt() throws {

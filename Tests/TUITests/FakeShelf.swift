@@ -1,4 +1,5 @@
 import Foundation
+import KeyshelfCredentials
 import KeyshelfCrypto
 import KeyshelfTransfer
 import KeyshelfVault
@@ -32,9 +33,9 @@ final class FakeShelf: Shelf {
 
     func records() throws -> [ShelfEntry] { items }
 
-    func password(of record: ShelfEntry, prompts: UserPrompts) throws -> Secret {
+    func password(of record: ShelfEntry, for purpose: RevealPurpose, prompts: UserPrompts) throws -> Secret {
         if record.requiresUserPresence {
-            guard let typed = prompts.askMasterPassword(reason: "show \(record.account)") else { throw ConsentDeclined("no master password") }
+            guard let typed = prompts.askMasterPassword(reason: "\(purpose.rawValue) \(record.account)") else { throw ConsentDeclined("no master password") }
             guard typed.unsafeString() == master else { throw TestError(message: "wrong master password (errSecAuthFailed -25293)") }
         }
         return Secret(utf8: passwords[record.id]!)

@@ -40,6 +40,24 @@ import Testing
         #expect(TerminalText.truncate("abcdefgh", toColumns: 4) == "abc…")
     }
 
+    @Test func truncationCanKeepTheEnd() {
+        #expect(TerminalText.truncate("abcdefgh", toColumns: 4, keeping: .end) == "…fgh")
+        #expect(TerminalText.truncate("日本語テキスト", toColumns: 6, keeping: .end) == "…スト")
+        #expect(TerminalText.truncate("short", toColumns: 10, keeping: .end) == "short")
+    }
+
+    @Test func wrapWithALineLimitMarksTheCut() {
+        #expect(TerminalText.wrap("one two three four", width: 9, maxLines: 2) == ["one two", "three…"])
+        #expect(TerminalText.wrap("one two three four", width: 9, maxLines: 3) == ["one two", "three", "four"])
+        #expect(TerminalText.wrap("aaaa bbbb cccc", width: 4, maxLines: 2) == ["aaaa", "bbb…"])
+    }
+
+    @Test func wrapIndentsContinuationLines() {
+        #expect(TerminalText.wrap("k   one two three", width: 11, hangingIndent: 4) == ["k   one two", "    three"])
+        #expect(TerminalText.wrap("k   abcdefghijk", width: 8, hangingIndent: 4) == ["k   abcd", "    efgh", "    ijk"])
+        #expect(TerminalText.wrap("a b", width: 2, hangingIndent: 4) == ["a", "b"])
+    }
+
     @Test func wrapBreaksAtSpacesAndHardBreaksLongWords() {
         #expect(TerminalText.wrap("the quick brown fox", width: 10) == ["the quick", "brown fox"])
         #expect(TerminalText.wrap("abcdefghij", width: 4) == ["abcd", "efgh", "ij"])
@@ -52,10 +70,12 @@ import Testing
     @Test func wideCharactersTakeTwoCellsAndClipAtTheEdge() {
         let screen = RecordingScreen(rows: 2, columns: 10)
         screen.put("日本語テキスト", row: 0, column: 0, role: .normal)
-        #expect(screen.lines[0] == "日本語テキ")
+        #expect(screen.lines[0] == "日本語テ…")
         screen.put("abc日", row: 1, column: 7, role: .accent)
-        #expect(screen.lines[1] == "       abc")
+        #expect(screen.lines[1] == "       ab…")
         #expect(screen.role(row: 1, column: 8) == .accent)
+        screen.put("abc", row: 1, column: 7, role: .normal)
+        #expect(screen.lines[1] == "       abc")
     }
 
     @Test func putSanitisesEverything() {

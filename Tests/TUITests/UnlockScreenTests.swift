@@ -17,14 +17,59 @@ import KeyshelfVault
         let directory = VaultDirectory(url: dir)
         let screen = RecordingScreen()
         screen.keepsFrames = true
-        screen.pendingKeys = keys("one") + [.enter] + keys("two") + [.enter] + keys("one") + [.enter] + keys("one") + [.enter]
+        screen.pendingKeys = keys("correct horse") + [.enter] + keys("battery staple") + [.enter]
+            + keys("correct horse") + [.enter]
         let session = try #require(UnlockScreen(screen: screen, directory: directory, creationLimits: .minimum).run())
         session.lock()
         #expect(screen.frames[0].contains("Create a keyshelf vault"))
         #expect(screen.frames[0].contains("Key derivation: Argon2id"))
         #expect(screen.frames.contains { $0.contains("The two passwords differ") })
+        #expect(!screen.frames.contains { $0.contains("Short master passwords") })
         #expect(directory.exists)
-        #expect(!screen.text.contains("one"))
+        #expect(!screen.text.contains("horse"))
+    }
+
+    @Test func aShortNewMasterPasswordIsWarnedAboutAndNeedsASecondEnter() throws {
+        let dir = folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let directory = VaultDirectory(url: dir)
+        let warned = RecordingScreen()
+        warned.keepsFrames = true
+        warned.pendingKeys = keys("abc") + [.enter] + keys("abc") + [.enter]
+        #expect(UnlockScreen(screen: warned, directory: directory, creationLimits: .minimum).run() == nil)
+        #expect(warned.text.contains("Short master passwords can be guessed; continue?"))
+        #expect(!directory.exists)
+
+        // Changing the password asks again; a second Enter creates the vault.
+        let confirmed = RecordingScreen()
+        confirmed.pendingKeys = keys("abc") + [.enter] + keys("abc") + [.enter] + [.backspace] + keys("d") + [.enter, .enter]
+            + [.control("u")] + keys("abd") + [.enter]
+        #expect(UnlockScreen(screen: confirmed, directory: directory, creationLimits: .minimum).run() == nil)
+        #expect(!directory.exists)
+        confirmed.pendingKeys = keys("abc") + [.enter] + keys("abc") + [.enter, .enter]
+        let session = try #require(UnlockScreen(screen: confirmed, directory: directory, creationLimits: .minimum).run())
+        session.lock()
+        #expect(directory.exists)
+    }
+
+    @Test func aLongVaultPathWrapsAndACutEndsInAnEllipsis() throws {
+        let dir = folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let vault = dir.appendingPathComponent("vault-5EF04219F3")
+        try VaultDirectory(url: vault).create(password: Secret(utf8: "right"), limits: .minimum).lock()
+        let screen = RecordingScreen(rows: 16, columns: 60)
+        screen.pendingKeys = []
+        _ = UnlockScreen(screen: screen, directory: VaultDirectory(url: vault)).run()
+        #expect(screen.text.contains("5EF04219F3"))
+
+        let deep = dir.appendingPathComponent(String(repeating: "nested-folder/", count: 12) + "vault")
+        try VaultDirectory(url: deep).create(password: Secret(utf8: "right"), limits: .minimum).lock()
+        let cut = RecordingScreen(rows: 16, columns: 60)
+        _ = UnlockScreen(screen: cut, directory: VaultDirectory(url: deep)).run()
+        let first = try #require(cut.lines.firstIndex { $0.contains("Vault: /tmp/") })
+        #expect(cut.lines[first + 1].contains("nested-folder/"))
+        #expect(cut.lines[first + 1].hasSuffix("… │"))
+        #expect(cut.lines[first + 2].trimmingCharacters(in: .whitespaces) == "│" + String(repeating: " ", count: 54) + "│")
     }
 
     @Test func wrongPasswordIsReportedAndTheRightOneUnlocks() throws {

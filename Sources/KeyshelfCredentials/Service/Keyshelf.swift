@@ -139,11 +139,13 @@ public final class Keyshelf {
     /// The password of `entry`, for the TUI's reveal and copy. The user is
     /// browsing their own vault, so no release consent is asked; a
     /// `userPresence` item re-asks the master password (DESIGN §2, §7).
+    /// - Parameter purpose: what the caller does with it, named in the master-password
+    ///   prompt's reason ("copy the password for …").
     /// - Throws: `errSecItemNotFound` when the entry is gone;
     ///   `errSecUserCanceled` / `errSecAuthFailed` from the master-password check.
-    public func reveal(_ entry: CredentialEntry) throws -> Secret {
+    public func reveal(_ entry: CredentialEntry, for purpose: RevealPurpose = .show) throws -> Secret {
         let store = LocalStore(items: snapshot[entry.store])
-        let found = try withUserPresence(reason: "show the password for \(InertText.quoted(entry.account)) on \(entry.server.display)") { check in
+        let found = try withUserPresence(reason: "\(purpose.rawValue) the password for \(InertText.quoted(entry.account)) on \(entry.server.display)") { check in
             try store.copyMatching(.item(entry.id), limit: .one, returnData: true, userPresence: check)
         }
         guard let password = found.first?.password else {

@@ -64,9 +64,9 @@ public final class KeyshelfShelf: Shelf {
         }
     }
 
-    public func password(of record: ShelfEntry, prompts: UserPrompts) throws -> Secret {
+    public func password(of record: ShelfEntry, for purpose: RevealPurpose, prompts: UserPrompts) throws -> Secret {
         let entry = try entry(record)
-        return try asking(prompts) { try keyshelf.reveal(entry) }
+        return try asking(prompts) { try keyshelf.reveal(entry, for: purpose) }
     }
 
     public func add(server: String, account: String, password: Secret, store: Store, comment: String, prompts: UserPrompts) throws {

@@ -1,4 +1,5 @@
 import Foundation
+import KeyshelfCredentials
 import KeyshelfCrypto
 import KeyshelfTransfer
 import KeyshelfVault
@@ -24,8 +25,9 @@ public protocol UserPrompts: AnyObject {
 public protocol Shelf: AnyObject {
     /// Every live credential of both stores.
     func records() throws -> [ShelfEntry]
-    /// The password of `record`; a `userPresence` item asks the master password through `prompts`.
-    func password(of record: ShelfEntry, prompts: UserPrompts) throws -> Secret
+    /// The password of `record`; a `userPresence` item asks the master password
+    /// through `prompts`, naming `purpose` (show or copy) in the reason.
+    func password(of record: ShelfEntry, for purpose: RevealPurpose, prompts: UserPrompts) throws -> Secret
     /// Adds a credential. SERVER may be a host, `host:port` or a URL.
     /// - Throws: an error whose description says what to fix (invalid server, duplicate…).
     func add(server: String, account: String, password: Secret, store: Store, comment: String, prompts: UserPrompts) throws

@@ -1,4 +1,5 @@
 import Foundation
+import KeyshelfCredentials
 import KeyshelfCrypto
 import KeyshelfVault
 
@@ -14,9 +15,9 @@ extension ShelfApp {
             Form.Field(label: "Password", input: .secret(secret), hint: "Ctrl-G generates one"),
             Form.Field(label: "Store", input: .choice(["shared", "local"], selected: 0), hint: "Space switches"),
             Form.Field(label: "Notes", input: .text(TextField())),
-        ])
+        ], generatorField: 2)
         form.focus(on: server.isEmpty ? 0 : 1)
-        run(form, secretIndex: 2) {
+        run(form) {
             let server = form.text(at: 0)?.trimmingCharacters(in: .whitespaces) ?? ""
             let account = form.text(at: 1)?.trimmingCharacters(in: .whitespaces) ?? ""
             form.fields[0].error = server.isEmpty ? "Enter a server, e.g. example.com" : nil
@@ -50,8 +51,8 @@ extension ShelfApp {
             Form.Field(label: "Account", input: .text(TextField(record.account))),
             Form.Field(label: "Password", input: .secret(secret), hint: "empty keeps the saved one · Ctrl-G generates"),
             Form.Field(label: "Notes", input: .text(TextField(record.comment))),
-        ])
-        run(form, secretIndex: 1) {
+        ], generatorField: 1)
+        run(form) {
             let account = form.text(at: 0)?.trimmingCharacters(in: .whitespaces) ?? ""
             form.fields[0].error = account.isEmpty ? "The account cannot be empty" : nil
             if account.isEmpty {
@@ -91,7 +92,7 @@ extension ShelfApp {
     func copyPassword() {
         guard let record = selectedRecord else { return setStatus("Select an account first.", error: true) }
         do {
-            let password = try shelf.password(of: record, prompts: self)
+            let password = try shelf.password(of: record, for: .copy, prompts: self)
             clipboard.copy(password, now: now())
             setStatus("Copied the password of \(record.account); cleared in \(Int(clipboard.clearAfter)) s.")
         } catch {
@@ -112,7 +113,7 @@ extension ShelfApp {
             return
         }
         do {
-            let password = try shelf.password(of: record, prompts: self)
+            let password = try shelf.password(of: record, for: .show, prompts: self)
             revealed = (record.id, password)
             setStatus("Shown until you move or press r again.")
         } catch {

@@ -160,8 +160,7 @@ extension ShelfApp {
         for (i, line) in lines.prefix(height - 2).enumerated() {
             let row = top + 1 + i
             screen.put(line.0, row: row, column: left + 2, role: .dim, width: labelWidth)
-            screen.put(TerminalText.truncate(TerminalText.sanitize(line.1), toColumns: valueWidth),
-                       row: row, column: left + 2 + labelWidth, role: line.2, width: valueWidth)
+            screen.put(line.1, row: row, column: left + 2 + labelWidth, role: line.2, width: valueWidth)
         }
     }
 

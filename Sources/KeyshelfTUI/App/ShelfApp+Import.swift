@@ -19,7 +19,7 @@ extension ShelfApp {
             Form.Field(label: "Store", input: .choice(["shared", "local"], selected: 0), hint: "Space switches"),
         ])
         var plan: ImportPlan?
-        run(form, secretIndex: nil) {
+        run(form) {
             let path = form.text(at: 0)?.trimmingCharacters(in: .whitespaces) ?? ""
             guard !path.isEmpty else {
                 form.fields[0].error = "Enter the path of the CSV file"

@@ -25,10 +25,7 @@ extension ShelfApp {
             searching = true
             setStatus("")
         case .escape:
-            if !searchField.text.isEmpty {
-                searchField = TextField()
-                applySearch()
-            }
+            if !searchField.text.isEmpty { clearSearch() }
             revealed = nil
             setStatus("")
         case .enter:
@@ -89,8 +86,7 @@ extension ShelfApp {
         switch key {
         case .escape:
             searching = false
-            searchField = TextField()
-            applySearch()
+            clearSearch()
         case .enter:
             searching = false
             if !index.visible.isEmpty { pane = .domains }
@@ -100,6 +96,19 @@ extension ShelfApp {
             quitRequested = true
         default:
             if searchField.handle(key) { applySearch() }
+        }
+    }
+
+    /// Empties the search and shows every domain again, keeping the selected
+    /// domain and account selected (the first domain when nothing was selected).
+    func clearSearch() {
+        let domain = selectedDomain?.title
+        let account = selectedRecord?.id
+        searchField = TextField()
+        applySearch()
+        if let domain, let position = index.position(ofTitle: domain) {
+            domainList.select(position)
+            syncAccounts(select: account)
         }
     }
 

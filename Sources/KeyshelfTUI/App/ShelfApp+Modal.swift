@@ -57,15 +57,16 @@ extension ShelfApp: UserPrompts {
         }
     }
 
-    /// Runs `form` until it is submitted and `submit` accepts it (returns nil), or it is canceled.
+    /// Runs `form` until it is submitted and `submit` accepts it (returns nil), or it is canceled;
+    /// Ctrl-G opens the generator dialog, whose *Use* fills the form's `generatorField`.
     /// `submit` returns an error message to show in the form, or nil when done.
-    func run(_ form: Form, secretIndex: Int?, submit: () -> String?) {
+    func run(_ form: Form, submit: () -> String?) {
         runModal(overlay: { form.draw(on: screen) }) { key in
             switch form.handle(key) {
             case .cancel:
                 return true
             case .generate:
-                if let secretIndex, let field = form.secretField(at: secretIndex), let password = generateDialog() {
+                if let secretIndex = form.generatorField, let field = form.secretField(at: secretIndex), let password = generateDialog() {
                     field.set(password)
                     form.fields[secretIndex].error = nil
                     form.focus(on: secretIndex)
@@ -109,12 +110,15 @@ extension ShelfApp: UserPrompts {
     }
 
     /// Asks the master password again (for userPresence items); nil when canceled.
+    /// - Parameter reason: what it is for, from the domain layer ("copy the password for …"),
+    ///   shown wrapped above the field.
     public func askMasterPassword(reason: String) -> Secret? {
         let field = SecretField()
         defer { field.clear() }
-        let form = Form(title: "Master Password", fields: [Form.Field(label: "Password", input: .secret(field), hint: reason)])
+        let form = Form(title: "Master Password", message: "Type the master password to \(reason).",
+                        fields: [Form.Field(label: "Password", input: .secret(field))])
         var typed: Secret?
-        run(form, secretIndex: nil) {
+        run(form) {
             guard !field.isEmpty else { return "Type the master password, or Esc to cancel." }
             typed = field.secret()
             return nil
@@ -130,10 +134,10 @@ extension ShelfApp: UserPrompts {
         let form = Form(title: "Log in to \(server)", fields: [
             Form.Field(label: "Account", input: .text(TextField(account ?? ""))),
             Form.Field(label: "Password", input: .secret(secret), hint: "a generated password is filled in · Ctrl-U clears"),
-        ])
+        ], generatorField: 1)
         if failedAttempts > 0 { form.error = "The check refused that credential (\(failedAttempts)); try another." }
         var answer: (String, Secret)?
-        run(form, secretIndex: 1) {
+        run(form) {
             let name = form.text(at: 0)?.trimmingCharacters(in: .whitespaces) ?? ""
             form.fields[0].error = name.isEmpty ? "Enter the account (user name)" : nil
             form.fields[1].error = secret.isEmpty ? "Enter a password, or Ctrl-G to generate one" : nil
@@ -152,10 +156,15 @@ extension ShelfApp: UserPrompts {
             ("c", "copy the password"), ("u", "copy the account"), ("r", "reveal the password"),
             ("L", "login flow for the domain"), ("X", "lock now"), ("?", "this help"), ("q", "quit"),
         ]
-        let message = keys.map { key, what in
-            key + String(repeating: " ", count: max(1, 20 - TerminalText.columns(key))) + what
-        }.joined(separator: "\n")
-        _ = present(Dialog(title: "Keys", message: message, buttons: ["Close"]))
+        let keyColumns = 20
+        let lines = keys.map { key, what in
+            key + String(repeating: " ", count: max(1, keyColumns - TerminalText.columns(key))) + what
+        }
+        // Wide enough for every line; on a narrower screen descriptions wrap under their column.
+        var dialog = Dialog(title: "Keys", message: lines.joined(separator: "\n"), buttons: ["Close"])
+        dialog.width = (lines.map { TerminalText.columns($0) }.max() ?? 0) + 4
+        dialog.hangingIndent = keyColumns
+        _ = present(dialog)
     }
 
     func showDetailDialog() {

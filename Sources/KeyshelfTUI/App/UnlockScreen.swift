@@ -1,9 +1,12 @@
 import Foundation
+import KeyshelfCredentials
 import KeyshelfCrypto
 import KeyshelfVault
 
 /// The unlock screen: a masked master-password field; on first run it offers
 /// to create the vault with a confirmed password and shows the Argon2id cost.
+/// A short new master password (`MasterPasswordPolicy`) is warned about and
+/// needs a second Enter.
 final class UnlockScreen {
     private let screen: Screen
     private let directory: VaultDirectory
@@ -14,6 +17,8 @@ final class UnlockScreen {
     private var message = ""
     private var messageIsError = false
     private var working = false
+    /// The user saw the short-password warning and may press Enter again to create anyway.
+    private var shortPasswordAccepted = false
 
     init(screen: Screen, directory: VaultDirectory, creationLimits: PasswordHashLimits = .moderate) {
         self.screen = screen
@@ -40,7 +45,10 @@ final class UnlockScreen {
             case .enter:
                 if let session = submit() { return session }
             default:
-                if (confirming ? confirmation : password).handle(key) { message = "" }
+                if (confirming ? confirmation : password).handle(key) {
+                    message = ""
+                    shortPasswordAccepted = false
+                }
             }
         }
     }
@@ -57,6 +65,11 @@ final class UnlockScreen {
         if creating, password.secret() != confirmation.secret() {
             confirmation.clear()
             return fail("The two passwords differ; type the confirmation again.")
+        }
+        if creating, !shortPasswordAccepted, MasterPasswordPolicy.isShort(password.secret()) {
+            shortPasswordAccepted = true
+            return fail("\(MasterPasswordPolicy.shortWarning) (fewer than \(MasterPasswordPolicy.recommendedMinimumCharacters) "
+                + "characters) Press Enter again to create the vault anyway, or type a longer one.")
         }
         working = true
         message = creating ? "Creating the vault (Argon2id)…" : "Unlocking (Argon2id)…"
@@ -93,16 +106,21 @@ final class UnlockScreen {
         }
         let creating = !directory.exists
         let width = min(size.columns - 4, 64)
-        let height = creating ? 12 : 9
+        let path = directory.url.path
+        // A long path and a long message wrap onto two lines each (then end in `…`).
+        let pathLines = TerminalText.wrap(creating ? "No vault in \(path) yet." : "Vault: \(path)", width: width - 4, maxLines: 2)
+        let messageLines = TerminalText.wrap(message, width: width - 4, maxLines: 2)
+        let height = (creating ? 11 : 8) + pathLines.count - 1 + max(1, messageLines.count)
         let top = max(0, (size.rows - height) / 2)
         let left = (size.columns - width) / 2
         Box.fill(on: screen, row: top, column: left, height: height, width: width, role: .dialog)
         Box.draw(on: screen, row: top, column: left, height: height, width: width,
                  title: creating ? "Create a keyshelf vault" : "Unlock keyshelf", role: .dialog)
         var row = top + 2
-        let path = directory.url.path
-        screen.put(creating ? "No vault in \(path) yet." : "Vault: \(path)", row: row, column: left + 2, role: .dialog, width: width - 4)
-        row += 1
+        for line in pathLines {
+            screen.put(line, row: row, column: left + 2, role: .dialog, width: width - 4)
+            row += 1
+        }
         if creating {
             screen.put("Key derivation: Argon2id, \(creationLimits.opslimit) passes, \(creationLimits.memlimitBytes >> 20) MiB",
                        row: row, column: left + 2, role: .dim, width: width - 4)
@@ -121,8 +139,9 @@ final class UnlockScreen {
             if confirming { cursor = (row, c2) }
         }
         row += 2
-        if !message.isEmpty {
-            screen.put(message, row: row, column: left + 2, role: messageIsError ? .error : .dim, width: width - 4)
+        for line in messageLines where !message.isEmpty {
+            screen.put(line, row: row, column: left + 2, role: messageIsError ? .error : .dim, width: width - 4)
+            row += 1
         }
         screen.put(creating ? "Enter next/create · Tab switch · Esc quit" : "Enter unlock · Esc quit",
                    row: top + height - 2, column: left + 2, role: .dim, width: width - 4)

@@ -76,7 +76,7 @@ public final class CursesScreen: Screen {
         let current = size
         guard row >= 0, row < current.rows, column >= 0, column < current.columns else { return }
         let limit = min(width ?? Int.max, current.columns - column)
-        let clipped = TerminalText.prefix(TerminalText.sanitize(text), columns: limit)
+        let clipped = TerminalText.truncate(TerminalText.sanitize(text), toColumns: limit)
         guard !clipped.isEmpty else { return }
         setRole(role)
         var wide = clipped.unicodeScalars.map { wchar_t(bitPattern: $0.value) }

@@ -32,7 +32,7 @@ public final class RecordingScreen: Screen {
         guard row >= 0, row < size.rows, column >= 0, column < size.columns else { return }
         let limit = min(width ?? Int.max, size.columns - column)
         var col = column
-        for character in TerminalText.prefix(TerminalText.sanitize(text), columns: limit) {
+        for character in TerminalText.truncate(TerminalText.sanitize(text), toColumns: limit) {
             let w = TerminalText.columns(character)
             if w == 0 {
                 if col > column { cells[row][col - 1].text.append(character) }

@@ -10,14 +10,15 @@ public struct Size: Equatable, Sendable {
 
 /// The drawing surface views paint on; only the curses implementation talks to a terminal.
 ///
-/// Coordinates are zero-based cells (row, column). `put` sanitises and clips
-/// its text (see `TerminalText`), so no caller can send a control character
-/// to the terminal or write past the right edge.
+/// Coordinates are zero-based cells (row, column). `put` sanitises its text
+/// and cuts it with `…` where it does not fit (`TerminalText.truncate`), so no
+/// caller can send a control character to the terminal, write past the right
+/// edge, or cut text without showing that it did.
 public protocol Screen: AnyObject {
     /// Current size in cells; changes after a `.resize` key.
     var size: Size { get }
-    /// Draws `text` at (`row`, `column`) with `role`, clipped to `width` columns
-    /// (or to the right edge when nil). Text is sanitised first.
+    /// Draws `text` at (`row`, `column`) with `role`, sanitised first and cut
+    /// with `…` to `width` columns (or to the right edge when nil).
     func put(_ text: String, row: Int, column: Int, role: Role, width: Int?)
     /// Fills `width` cells from (`row`, `column`) with spaces in `role`.
     func fill(row: Int, column: Int, width: Int, role: Role)
@@ -32,7 +33,7 @@ public protocol Screen: AnyObject {
 }
 
 extension Screen {
-    /// Draws `text` clipped at the right edge of the screen.
+    /// Draws `text`, cut with `…` at the right edge of the screen.
     public func put(_ text: String, row: Int, column: Int, role: Role = .normal) {
         put(text, row: row, column: column, role: role, width: nil)
     }

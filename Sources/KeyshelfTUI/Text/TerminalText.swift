@@ -68,25 +68,43 @@ public enum TerminalText {
         return text.reduce(0) { $0 + columns($1) }
     }
 
-    /// `text` cut to at most `limit` columns, ending in `…` when cut.
+    /// Which part of a text `truncate` keeps.
+    public enum Kept: Sendable {
+        /// The beginning; the `…` goes at the end.
+        case start
+        /// The end (e.g. what a text field shows left of its cursor); the `…` goes first.
+        case end
+    }
+
+    /// `text` cut to at most `limit` columns, with `…` where it was cut: the one
+    /// way keyshelf shortens text (`Screen.put` cuts through it too).
     ///
     /// Cuts only between graphemes, so a wide character or a letter with its
     /// combining marks is never split; the result may be one column short
     /// when a wide character would straddle the limit.
-    public static func truncate(_ text: String, toColumns limit: Int) -> String {
+    public static func truncate(_ text: String, toColumns limit: Int, keeping kept: Kept = .start) -> String {
         guard limit > 0 else { return "" }
         if columns(text) <= limit { return text }
-        var out = ""
+        var out: [Character] = []
         var used = 0
         let budget = limit - 1
-        for character in text {
+        for character in kept == .start ? Array(text) : text.reversed() {
             let w = columns(character)
             if used + w > budget { break }
             out.append(character)
             used += w
         }
-        out.append(ellipsis)
-        return out
+        return kept == .start ? String(out) + String(ellipsis) : String(ellipsis) + String(out.reversed())
+    }
+
+    /// `text` wrapped (see `wrap`) into at most `maxLines` lines; when lines are
+    /// left over, the last one kept ends in `…`.
+    public static func wrap(_ text: String, width: Int, maxLines: Int) -> [String] {
+        let lines = wrap(text, width: width)
+        guard lines.count > maxLines, maxLines > 0 else { return lines }
+        var kept = Array(lines.prefix(maxLines))
+        kept[maxLines - 1] = truncate(kept[maxLines - 1] + String(ellipsis), toColumns: width)
+        return kept
     }
 
     /// The longest prefix of `text` that fits `limit` columns, with no ellipsis.
@@ -122,37 +140,54 @@ func ensureUTF8Locale() {
 
 extension TerminalText {
     /// `text` (sanitised) broken into lines of at most `width` columns, at
-    /// spaces where possible and between graphemes otherwise; newlines start new lines.
-    public static func wrap(_ text: String, width: Int) -> [String] {
+    /// spaces where possible and between graphemes otherwise (a word longer
+    /// than a line, e.g. a path, starts on the current line); newlines start new lines.
+    /// - Parameter hangingIndent: columns of spaces that start every line a
+    ///   paragraph wraps onto (e.g. to keep a description under its column);
+    ///   ignored when it leaves no room.
+    public static func wrap(_ text: String, width: Int, hangingIndent: Int = 0) -> [String] {
         guard width > 0 else { return [] }
+        let indent = hangingIndent < width ? max(0, hangingIndent) : 0
         var lines: [String] = []
         for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
             var line = ""
             var lineWidth = 0
+            var continued = false
+            func finish() {
+                lines.append(line)
+                continued = true
+                line = String(repeating: " ", count: indent)
+                lineWidth = indent
+            }
             for word in sanitize(String(paragraph)).split(separator: " ", omittingEmptySubsequences: false) {
                 var word = String(word)
                 var wordWidth = columns(word)
-                let gap = line.isEmpty ? 0 : 1
+                let gap = lineWidth == (continued ? indent : 0) ? 0 : 1
                 if lineWidth + gap + wordWidth <= width {
                     if gap == 1 { line += " " }
                     line += word
                     lineWidth += gap + wordWidth
                     continue
                 }
-                if !line.isEmpty {
-                    lines.append(line)
-                    line = ""
-                    lineWidth = 0
+                let base = continued ? indent : 0
+                if lineWidth > base {
+                    if wordWidth > width - base, lineWidth + gap < width {
+                        line += " "
+                        lineWidth += 1
+                    } else {
+                        finish()
+                    }
                 }
-                while wordWidth > width {
-                    let head = prefix(word, columns: width)
+                while lineWidth + wordWidth > width {
+                    let head = prefix(word, columns: width - lineWidth)
                     guard !head.isEmpty else { break }
-                    lines.append(head)
+                    line += head
+                    finish()
                     word.removeFirst(head.count)
                     wordWidth = columns(word)
                 }
-                line = word
-                lineWidth = wordWidth
+                line += word
+                lineWidth += wordWidth
             }
             lines.append(line)
         }

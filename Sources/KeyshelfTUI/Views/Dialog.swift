@@ -22,6 +22,9 @@ public struct Dialog: Equatable, Sendable {
     /// Wanted width in columns (e.g. for a report with long lines); clipped to
     /// the screen, never narrower than the title and buttons need. nil: 46.
     public var width: Int?
+    /// Columns by which the lines a message line wraps onto are indented (e.g. to
+    /// keep a description under its column in a two-column list); 0 by default.
+    public var hangingIndent = 0
     /// Index of the focused button; starts at 0, the safe one.
     public private(set) var focus = 0
     /// Index of the first message line shown when the message is taller than the dialog.
@@ -85,7 +88,7 @@ public struct Dialog: Equatable, Sendable {
         let buttonRow = buttons.map { "[ \($0) ]" }.joined(separator: "  ")
         let wanted = max(width ?? 46, TerminalText.columns(TerminalText.sanitize(title)) + 6, TerminalText.columns(buttonRow) + 4)
         let width = min(size.columns - 2, wanted)
-        let body = TerminalText.wrap(message, width: width - 4)
+        let body = TerminalText.wrap(message, width: width - 4, hangingIndent: hangingIndent)
         let shown = min(body.count, max(1, size.rows - 6))
         let height = shown + 5
         return Layout(top: max(0, (size.rows - height) / 2), left: max(0, (size.columns - width) / 2),

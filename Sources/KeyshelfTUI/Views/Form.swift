@@ -1,7 +1,8 @@
 import KeyshelfCrypto
 
 /// A modal form of labelled fields with inline errors: Tab/Down and Shift-Tab/Up
-/// move between fields, Enter on the last field (or Ctrl-S anywhere) submits, Esc cancels.
+/// move between fields, Enter on the last field (or Ctrl-S anywhere) submits, Esc cancels;
+/// Ctrl-G asks for the generator when the form has a `generatorField`.
 public final class Form {
     /// One input of a form.
     public enum Input {
@@ -31,19 +32,34 @@ public final class Form {
     public enum Outcome: Equatable {
         case submit
         case cancel
-        /// Ctrl-G: the user wants a generated password in the secret field.
+        /// Ctrl-G in a form with a `generatorField`: the user wants a generated password there.
         case generate
     }
 
     public var title: String
+    /// Text above the fields (e.g. why a prompt asks), wrapped to the form's width.
+    public var message: String?
     public var fields: [Field]
+    /// Index of the secret field Ctrl-G fills from the generator; nil: Ctrl-G does nothing.
+    public let generatorField: Int?
     public private(set) var focus = 0
     /// A form-wide error shown above the fields (e.g. the domain layer refused the save).
     public var error: String?
 
-    public init(title: String, fields: [Field]) {
+    public init(title: String, message: String? = nil, fields: [Field], generatorField: Int? = nil) {
+        precondition(!fields.isEmpty, "a form needs a field")
         self.title = title
+        self.message = message
         self.fields = fields
+        self.generatorField = generatorField
+    }
+
+    /// The key hints at the bottom: only the keys this form answers.
+    public var footer: String {
+        var hints = fields.count == 1 ? ["Enter confirm"] : ["Enter next/save", "Tab move"]
+        if generatorField != nil { hints.append("Ctrl-G generate") }
+        hints.append("Esc cancel")
+        return hints.joined(separator: " · ")
     }
 
     /// Applies a key; returns the outcome when the form is done or asks for a generated password.
@@ -51,7 +67,7 @@ public final class Form {
         switch key {
         case .escape: return .cancel
         case .control("s"): return .submit
-        case .control("g"): return .generate
+        case .control("g"): return generatorField == nil ? nil : .generate
         case .tab, .down:
             focus = (focus + 1) % fields.count
             return nil
@@ -114,9 +130,12 @@ public final class Form {
         let width = min(size.columns - 2, 64)
         let labelWidth = min(12, max(6, fields.map { TerminalText.columns($0.label) }.max() ?? 6) + 1)
         let inputWidth = max(4, width - labelWidth - 5)
-        // A long error (a file name and a line number) wraps onto up to four lines.
-        let errorLines = error.map { Array(TerminalText.wrap($0, width: width - 4).prefix(4)) } ?? []
-        let height = min(size.rows, fields.count * 2 + 5 + errorLines.count)
+        // A long error (a file name and a line number) wraps onto up to four lines, the message
+        // onto what the screen leaves; a blank line separates the message from the fields.
+        let errorLines = error.map { TerminalText.wrap($0, width: width - 4, maxLines: 4) } ?? []
+        let fixed = fields.count * 2 + 5 + errorLines.count
+        let messageLines = message.map { TerminalText.wrap($0, width: width - 4, maxLines: max(1, size.rows - fixed - 1)) } ?? []
+        let height = min(size.rows, fixed + (messageLines.isEmpty ? 0 : messageLines.count + 1))
         let top = max(0, (size.rows - height) / 2)
         let left = max(0, (size.columns - width) / 2)
         Box.fill(on: screen, row: top, column: left, height: height, width: width, role: .dialog)
@@ -126,6 +145,11 @@ public final class Form {
             screen.put(line, row: row, column: left + 2, role: .error, width: width - 4)
             row += 1
         }
+        for line in messageLines {
+            screen.put(line, row: row, column: left + 2, role: .dialog, width: width - 4)
+            row += 1
+        }
+        if !messageLines.isEmpty { row += 1 }
         var cursor: (Int, Int)?
         for (index, field) in fields.enumerated() where row < top + height - 2 {
             let focused = index == focus
@@ -151,7 +175,7 @@ public final class Form {
             }
             row += 2
         }
-        screen.put("Enter next/save · Tab move · Ctrl-G generate · Esc cancel", row: top + height - 2, column: left + 2, role: .dim, width: width - 4)
+        screen.put(footer, row: top + height - 2, column: left + 2, role: .dim, width: width - 4)
         if let cursor {
             screen.setCursor(row: cursor.0, column: cursor.1, visible: true)
         } else {

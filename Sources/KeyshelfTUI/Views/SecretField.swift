@@ -68,13 +68,14 @@ public final class SecretField {
         Secret(storage: buffer, range: 0..<byteCount).detached()
     }
 
-    /// Draws the mask in `width` columns and returns the cursor column.
+    /// Draws the mask in `width` columns and returns the cursor column; a mask
+    /// longer than the field shows its end, after a `…`.
     @discardableResult
     public func draw(on screen: Screen, row: Int, column: Int, width: Int, role: Role = .input) -> Int {
         screen.fill(row: row, column: column, width: width, role: role)
-        let shown = min(characterCount, max(0, width - 1))
-        screen.put(String(repeating: "•", count: shown), row: row, column: column, role: role, width: width)
-        return column + shown
+        let mask = TerminalText.truncate(String(repeating: "•", count: characterCount), toColumns: max(0, width - 1), keeping: .end)
+        screen.put(mask, row: row, column: column, role: role, width: width)
+        return column + TerminalText.columns(mask)
     }
 }
 
