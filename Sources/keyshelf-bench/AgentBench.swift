@@ -58,10 +58,10 @@ func runAgentBenchmarks() throws {
              { added.gopass += 1; try bench.gopass(["insert", "site0.example/new\(added.gopass)"], stdin: "new-password\nnew-password\n") }),
         ]
         for (op, runs, keyshelf, pass, gopass) in rows {
-            let k = try AgentBench.median(runs, keyshelf)
-            let p = try AgentBench.median(runs, pass)
-            let g = try AgentBench.median(runs, gopass)
-            let columns = [AgentBench.ms(k), AgentBench.ms(p), AgentBench.ms(g)].map { String(repeating: " ", count: max(0, 10 - $0.count)) + $0 }
+            let k = try medianSeconds(runs, keyshelf)
+            let p = try medianSeconds(runs, pass)
+            let g = try medianSeconds(runs, gopass)
+            let columns = [milliseconds(k), milliseconds(p), milliseconds(g)].map { String(repeating: " ", count: max(0, 10 - $0.count)) + $0 }
             print(String(format: "%11d  %@  %@  %@  %@  %6.1fx  %8.1fx  %4d", count, op.padding(toLength: 6, withPad: " ", startingAt: 0),
                          "    " + columns[0], columns[1], columns[2], p / k, g / k, runs))
             fflush(nil)   // line by line: the pass and gopass searches take minutes
@@ -99,22 +99,22 @@ private final class AgentBench {
         try Data("bench master password\n".utf8).write(to: URL(fileURLWithPath: root + "/master"))
         keyshelfEnvironment = base.merging(["KEYSHELF_VAULT": vault, "XDG_RUNTIME_DIR": root + "/run"]) { $1 }
         try FileManager.default.createDirectory(atPath: root + "/run", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        try Self.spawn(binary.path, ["unlock"], environment: keyshelfEnvironment.merging(["KEYSHELF_PASSWORD_FILE": root + "/master"]) { $1 })
+        try spawnAndWait(binary.path, ["unlock"], environment: keyshelfEnvironment.merging(["KEYSHELF_PASSWORD_FILE": root + "/master"]) { $1 })
 
         // pass and gopass: one GPG key, files encrypted by one gpg --multifile run, then copied.
-        try Self.spawn("/usr/bin/gpg", ["--batch", "--passphrase", "", "--quick-gen-key", "keyshelf bench <bench@example.invalid>", "future-default", "default", "never"], environment: base)
+        try spawnAndWait("/usr/bin/gpg", ["--batch", "--passphrase", "", "--quick-gen-key", "keyshelf bench <bench@example.invalid>", "future-default", "default", "never"], environment: base)
         let store = root + "/pass"
         try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true)
-        try Self.spawn("/usr/bin/pass", ["init", "bench@example.invalid"], environment: base.merging(["PASSWORD_STORE_DIR": store]) { $1 })
+        try spawnAndWait("/usr/bin/pass", ["init", "bench@example.invalid"], environment: base.merging(["PASSWORD_STORE_DIR": store]) { $1 })
         for index in 0..<count {
             let directory = "\(store)/site\(index).example"
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             try Data("password-\(index)\nlogin: user\(index)@example.com\nurl: https://site\(index).example/login\n".utf8)
                 .write(to: URL(fileURLWithPath: "\(directory)/user\(index)@example.com"))
         }
-        try Self.spawn("/bin/sh", ["-c", "cd \"$0\" && find . -type f -name '*@example.com' -print0 | xargs -0 gpg --batch --yes --trust-model always -r bench@example.invalid --multifile --encrypt && find . -type f -name '*@example.com' -delete", store], environment: base)
+        try spawnAndWait("/bin/sh", ["-c", "cd \"$0\" && find . -type f -name '*@example.com' -print0 | xargs -0 gpg --batch --yes --trust-model always -r bench@example.invalid --multifile --encrypt && find . -type f -name '*@example.com' -delete", store], environment: base)
         let gopassStore = root + "/gopass"
-        try Self.spawn("/bin/cp", ["-a", store, gopassStore], environment: base)
+        try spawnAndWait("/bin/cp", ["-a", store, gopassStore], environment: base)
         passEnvironment = base.merging(["PASSWORD_STORE_DIR": store]) { $1 }
         gopassEnvironment = base.merging(["PASSWORD_STORE_DIR": gopassStore, "EDITOR": "true", "GOPASS_NO_NOTIFY": "true", "GOPASS_NO_REMINDER": "true"]) { $1 }
         // Warm gpg-agent so the first timed decryption does not pay its start.
@@ -122,75 +122,20 @@ private final class AgentBench {
     }
 
     func keyshelf(_ arguments: [String], stdin: String = "") throws {
-        try Self.spawn(binary.path, arguments, environment: keyshelfEnvironment, stdin: stdin)
+        try spawnAndWait(binary.path, arguments, environment: keyshelfEnvironment, stdin: stdin)
     }
 
     func pass(_ arguments: [String], stdin: String = "") throws {
-        try Self.spawn("/usr/bin/pass", arguments, environment: passEnvironment, stdin: stdin)
+        try spawnAndWait("/usr/bin/pass", arguments, environment: passEnvironment, stdin: stdin)
     }
 
     func gopass(_ arguments: [String], stdin: String = "") throws {
-        try Self.spawn("/usr/bin/gopass", arguments, environment: gopassEnvironment, stdin: stdin)
+        try spawnAndWait("/usr/bin/gopass", arguments, environment: gopassEnvironment, stdin: stdin)
     }
 
     func remove() {
-        _ = try? Self.spawn(binary.path, ["lock"], environment: keyshelfEnvironment)
-        _ = try? Self.spawn("/usr/bin/gpgconf", ["--kill", "gpg-agent"], environment: passEnvironment)
+        _ = try? spawnAndWait(binary.path, ["lock"], environment: keyshelfEnvironment)
+        _ = try? spawnAndWait("/usr/bin/gpgconf", ["--kill", "gpg-agent"], environment: passEnvironment)
         try? FileManager.default.removeItem(atPath: root)
     }
-
-    /// Runs a program to completion with output discarded; fails on a non-zero exit.
-    /// `posix_spawn` + `waitpid` rather than `Process`, whose `waitUntilExit`
-    /// polls in 50 ms steps on Linux and would round every figure up to them.
-    static func spawn(_ path: String, _ arguments: [String], environment: [String: String], stdin: String = "") throws {
-        var ends: [Int32] = [0, 0]
-        guard pipe(&ends) == 0 else { throw failure("pipe failed") }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, ends[0], 0)
-        posix_spawn_file_actions_addclose(&actions, ends[0])
-        posix_spawn_file_actions_addclose(&actions, ends[1])
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        var argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
-        var envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var pid: pid_t = 0
-        let rc = posix_spawn(&pid, path, &actions, nil, &argv, &envp)
-        close(ends[0])
-        guard rc == 0 else {
-            close(ends[1])
-            throw failure("cannot start \(path): \(String(cString: strerror(rc)))")
-        }
-        // A few bytes: they fit the pipe buffer, so this never waits on the child.
-        let bytes = Array(stdin.utf8)
-        _ = bytes.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) }
-        close(ends[1])
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        guard status == 0 else {
-            throw failure("\(path) \(arguments.joined(separator: " ")) failed (wait status \(status))")
-        }
-    }
-
-    static func failure(_ text: String) -> NSError {
-        NSError(domain: "AgentBench", code: 1, userInfo: [NSLocalizedDescriptionKey: text])
-    }
-
-    /// The median wall time of `runs` calls of `body`, in seconds.
-    static func median(_ runs: Int, _ body: () throws -> Void) rethrows -> Double {
-        var times: [Double] = []
-        for _ in 0..<runs {
-            let start = DispatchTime.now().uptimeNanoseconds
-            try body()
-            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
-        }
-        return times.sorted()[runs / 2]
-    }
-
-    static func ms(_ seconds: Double) -> String { String(format: "%.1f ms", seconds * 1000) }
 }

@@ -16,13 +16,13 @@ func runCLIBenchmarks() throws {
         return
     }
     let runs = 9
-    let version = try CLIBench.median(runs) { try CLIBench.spawn(binary, ["--version"], environment: [:]) }
-    print("keyshelf --version: \(CLIBench.ms(version)) (median of \(runs) runs)")
+    let version = try medianSeconds(runs) { try spawnAndWait(binary.path, ["--version"], environment: [:]) }
+    print("keyshelf --version: \(milliseconds(version)) (median of \(runs) runs)")
     for (kdfName, limits) in [("interactive", PasswordHashLimits.interactive), ("minimum", PasswordHashLimits.minimum)] {
-        let argon = try CLIBench.median(5) {
+        let argon = try medianSeconds(5) {
             _ = try PasswordHash.deriveKey(password: Secret(utf8: "bench"), salt: Random.bytes(PasswordHash.saltByteCount), limits: limits)
         }
-        print("\nArgon2id \(kdfName) (\(limits)): \(CLIBench.ms(argon)) per derivation")
+        print("\nArgon2id \(kdfName) (\(limits)): \(milliseconds(argon)) per derivation")
         print("credentials  op           median      minus --version  minus --version and Argon2id")
         for count in [1_000, 10_000, 100_000] {
             let bench = try CLIBench(binary: binary, limits: limits, count: count)
@@ -31,15 +31,15 @@ func runCLIBenchmarks() throws {
             var added = 0
             var removed = 0
             let results: [(String, Double)] = [
-                ("get", try CLIBench.median(repeats) { try bench.keyshelf(["get", bench.probeServer, bench.probeAccount]) }),
-                ("list", try CLIBench.median(repeats) { try bench.keyshelf(["list"]) }),
-                ("list SERVER", try CLIBench.median(repeats) { try bench.keyshelf(["list", bench.probeServer]) }),
-                ("search", try CLIBench.median(repeats) { try bench.keyshelf(["search", bench.probeAccount]) }),
-                ("add", try CLIBench.median(repeats) {
+                ("get", try medianSeconds(repeats) { try bench.keyshelf(["get", bench.probeServer, bench.probeAccount]) }),
+                ("list", try medianSeconds(repeats) { try bench.keyshelf(["list"]) }),
+                ("list SERVER", try medianSeconds(repeats) { try bench.keyshelf(["list", bench.probeServer]) }),
+                ("search", try medianSeconds(repeats) { try bench.keyshelf(["search", bench.probeAccount]) }),
+                ("add", try medianSeconds(repeats) {
                     added += 1
                     try bench.keyshelf(["add", "bench-add.example", "user\(added)", "--password-stdin"], stdin: "pw-\(added)\n")
                 }),
-                ("rm", try CLIBench.median(repeats) {
+                ("rm", try medianSeconds(repeats) {
                     removed += 1
                     try bench.keyshelf(["rm", "bench-add.example", "user\(removed)", "--yes"])
                 }),
@@ -47,8 +47,8 @@ func runCLIBenchmarks() throws {
             for (op, time) in results {
                 let overVersion = time - version
                 print(String(format: "%11d  %-11@  %9@  %15@  %12@", count, op as NSString,
-                             CLIBench.ms(time) as NSString, CLIBench.ms(overVersion) as NSString,
-                             CLIBench.ms(overVersion - argon) as NSString))
+                             milliseconds(time) as NSString, milliseconds(overVersion) as NSString,
+                             milliseconds(overVersion - argon) as NSString))
             }
         }
     }
@@ -97,56 +97,8 @@ private final class CLIBench {
     }
 
     func keyshelf(_ arguments: [String], stdin: String? = nil) throws {
-        try Self.spawn(binary, arguments, environment: environment, stdin: stdin)
+        try spawnAndWait(binary.path, arguments, environment: environment, stdin: stdin ?? "")
     }
 
     func remove() { try? FileManager.default.removeItem(at: root) }
-
-    /// Runs the binary to completion with output discarded; fails on a non-zero exit.
-    /// posix_spawn + waitpid: Foundation's `waitUntilExit` polls in 50 ms
-    /// steps on Linux, which would swamp the figures.
-    static func spawn(_ binary: URL, _ arguments: [String], environment: [String: String], stdin: String? = nil) throws {
-        var input: [Int32] = [0, 0]
-        guard pipe(&input) == 0 else { throw BenchError("pipe failed") }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, input[0], 0)
-        posix_spawn_file_actions_addclose(&actions, input[1])
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv = ([binary.path] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        var pid: pid_t = 0
-        let rc = posix_spawn(&pid, binary.path, &actions, nil, argv, envp)
-        close(input[0])
-        guard rc == 0 else {
-            close(input[1])
-            throw BenchError("cannot start keyshelf: \(String(cString: strerror(rc)))")
-        }
-        if let stdin { _ = stdin.utf8CString.withUnsafeBufferPointer { write(input[1], $0.baseAddress, stdin.utf8.count) } }
-        close(input[1])
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        guard status == 0 else { throw BenchError("keyshelf \(arguments.first ?? "") exited with status \(status)") }
-    }
-
-    /// The median wall time of `runs` calls of `body`, in seconds.
-    static func median(_ runs: Int, _ body: () throws -> Void) rethrows -> Double {
-        var times: [Double] = []
-        for _ in 0..<runs {
-            let start = DispatchTime.now().uptimeNanoseconds
-            try body()
-            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
-        }
-        return times.sorted()[runs / 2]
-    }
-
-    static func ms(_ seconds: Double) -> String { String(format: "%.1f ms", seconds * 1000) }
-}
-
-private struct BenchError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }

@@ -67,8 +67,3 @@ private func seconds(since start: DispatchTime) -> Double {
 private func median(_ values: [Double]) -> Double {
     values.sorted()[values.count / 2]
 }
-
-private struct BenchError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// A benchmark that could not run as planned (a child failed, a count was off).
+struct BenchError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// The median wall time of `runs` calls of `body`, in seconds.
+func medianSeconds(_ runs: Int, _ body: () throws -> Void) rethrows -> Double {
+    var times: [Double] = []
+    for _ in 0..<runs {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try body()
+        times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+    }
+    return times.sorted()[runs / 2]
+}
+
+/// `seconds` as "12.3 ms".
+func milliseconds(_ seconds: Double) -> String { String(format: "%.1f ms", seconds * 1000) }
+
+/// Runs a program to completion with `stdin` (a few bytes) on standard input
+/// and its output discarded; throws on a non-zero exit.
+/// `posix_spawn` + `waitpid` rather than `Process`, whose `waitUntilExit`
+/// polls in 50 ms steps on Linux and would round every figure up to them.
+func spawnAndWait(_ path: String, _ arguments: [String], environment: [String: String], stdin: String = "") throws {
+    var ends: [Int32] = [0, 0]
+    guard pipe(&ends) == 0 else { throw BenchError("pipe failed") }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_adddup2(&actions, ends[0], 0)
+    posix_spawn_file_actions_addclose(&actions, ends[0])
+    posix_spawn_file_actions_addclose(&actions, ends[1])
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
+    let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer { (argv + envp).forEach { free($0) } }
+    var pid: pid_t = 0
+    let rc = posix_spawn(&pid, path, &actions, nil, argv, envp)
+    close(ends[0])
+    guard rc == 0 else {
+        close(ends[1])
+        throw BenchError("cannot start \(path): \(String(cString: strerror(rc)))")
+    }
+    // A few bytes fit the pipe buffer, so this never waits on the child.
+    let bytes = Array(stdin.utf8)
+    _ = bytes.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) }
+    close(ends[1])
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    guard status == 0 else {
+        throw BenchError("\(path) \(arguments.joined(separator: " ")) failed (wait status \(status))")
+    }
+}
