@@ -23,11 +23,12 @@ public enum PasswordText {
     }
 
     /// Throws unless `password` is UTF-8 text without NUL; `item` names the
-    /// item in the message, which never quotes the password.
+    /// password in the message ("the password for "alice" on example.com"),
+    /// which never quotes the password itself.
     /// - Throws: `KeychainError` with `errSecParam`.
     public static func validate(_ password: Secret, for item: String) throws(KeychainError) {
         guard isValid(password) else {
-            throw KeychainError.param("\(item): the password must be UTF-8 text without NUL bytes")
+            throw KeychainError.param("\(item) must be UTF-8 text without NUL bytes")
         }
     }
 }
