@@ -30,12 +30,7 @@ import Testing
     private func legacyVault(_ bytes: [UInt8]) throws -> TestVault {
         let vault = try TestVault()
         try vault.add("ok.example", "u", password: "fine")
-        let session = try VaultDirectory(url: vault.directory).unlock(password: Secret(utf8: TestVault.masterPassword))
-        defer { session.lock() }
-        try session.modify { contents in
-            contents.shared.append(Item(account: "u", server: "bin.example", synchronizable: true,
-                                        password: Secret(SecureBytes(copying: bytes))))
-        }
+        try vault.saveLegacy(Item(account: "u", server: "bin.example", synchronizable: true, password: Secret(SecureBytes(copying: bytes))))
         return vault
     }
 
