@@ -91,13 +91,35 @@ import Testing
         var writer = JSONWriter()
         writer.beginObject()
         writer.field("a", "q\"b\\c\u{1}\u{7F}é")
-        writer.field("p", secret: Secret(utf8: "x\ny"))
+        try writer.field("p", secret: Secret(utf8: "x\ny"))
         writer.field("n", 8443)
         writer.endObject()
         let text = String(decoding: writer.bytes, as: UTF8.self)
         #expect(text == #"{"a":"q\"b\\c\u0001\u007fé","p":"x\ny","n":8443}"#)
         let object = try JSONSerialization.jsonObject(with: Data(writer.bytes)) as? [String: Any]
         #expect(object?["a"] as? String == "q\"b\\c\u{1}\u{7F}é")
+    }
+
+    @Test func jsonRefusesAPasswordThatIsNotUTF8AndStaysValid() throws {
+        for bytes: [UInt8] in [[0xFF, 0xFE, 0x41], [0x61, 0xC3], [0xED, 0xA0, 0x80]] {
+            var writer = JSONWriter()
+            writer.beginObject()
+            writer.field("server", "bin.example")
+            #expect(throws: JSONWriter.NotUTF8.self) {
+                try writer.field("password", secret: Secret(SecureBytes(copying: bytes)))
+            }
+            writer.endObject()
+            // Nothing of the refused field was written: the object is still valid JSON.
+            #expect(String(decoding: writer.bytes, as: UTF8.self) == #"{"server":"bin.example"}"#)
+            #expect(try JSONSerialization.jsonObject(with: Data(writer.bytes)) is [String: Any])
+        }
+        var writer = JSONWriter()
+        writer.beginObject()
+        try writer.field("password", secret: Secret(SecureBytes(copying: [0x61, 0x00, 0x62])))
+        writer.endObject()
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == #"{"password":"a\u0000b"}"#)
+        let object = try JSONSerialization.jsonObject(with: Data(writer.bytes)) as? [String: Any]
+        #expect(object?["password"] as? String == "a\u{0}b")
     }
 
     @Test func inertTextEscapesUnsafeScalarsInUpperCaseHex() {

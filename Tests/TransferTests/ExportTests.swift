@@ -99,4 +99,29 @@ import KeyshelfVault
         let summary = try ChromeExport.write(items, to: dir.appendingPathComponent("o.csv").path)
         #expect(summary == ChromeExport.Summary(written: 2, notExportable: 1, otpauthLeftOut: 1, shadowed: 1))
     }
+
+    @Test func itemsImportCouldNotReadBackAreLeftOutAndCounted() throws {
+        let items = [
+            Item(account: "bin", server: "a.example", password: Secret(SecureBytes(copying: [0xFF, 0xFE, 0x41]))),
+            // Shadowed by the unwritable local item: never written in its place.
+            Item(account: "bin", server: "a.example", synchronizable: true, password: Secret(utf8: "shared")),
+            Item(account: "nul", server: "a.example", password: Secret(SecureBytes(copying: [0x61, 0x00]))),
+            Item(account: "note\u{0}", server: "a.example", password: Secret(utf8: "pw")),
+            Item(account: "ok", server: "a.example", password: Secret(utf8: "pw")),
+        ]
+        #expect(ChromeExport.exportable(items).map(\.account) == ["ok"])
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("o.csv").path
+        let summary = try ChromeExport.write(items, to: path)
+        #expect(summary == ChromeExport.Summary(written: 1, notExportable: 0, otpauthLeftOut: 0, shadowed: 1, unwritable: 3))
+        #expect(try imported(path).map(\.account) == ["ok"])
+    }
+
+    @Test func warningSaysTheFileIsNotForASpreadsheet() {
+        let warning = ChromeExport.warning(path: "out.csv", count: 3)
+        #expect(warning.contains("NOT encrypted"))
+        #expect(warning.contains("do not open it in a spreadsheet"))
+        #expect(warning.contains("=, +, - or @ as a formula"))
+    }
 }

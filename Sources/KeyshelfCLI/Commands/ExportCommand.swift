@@ -17,7 +17,11 @@ struct ExportCommand: Command {
             One-time-password (otpauth) secrets have no column and are left out.
             Each server and account is written once: where both stores hold it,
             the local store's password (the one get and login use first); the
-            number of shadowed items left out is reported.
+            number of shadowed items left out is reported. Passwords that are not
+            UTF-8 text (saved by older versions) are left out and counted, as
+            import could not read them back. Values are written exactly: the
+            file is for a password manager; a spreadsheet can run a field
+            starting with =, +, - or @ as a formula.
             """)
 
     var file: String
@@ -62,6 +66,10 @@ struct ExportCommand: Command {
         if summary.shadowed > 0 {
             context.note("\(summary.shadowed) saved password(s) shadowed by another item for the same server and account "
                 + "(the local store's, as the login flow uses it first) were not exported")
+        }
+        if summary.unwritable > 0 {
+            context.note("\(summary.unwritable) saved password(s) that are not UTF-8 text without NUL bytes were not exported "
+                + "(import could not read them back); replace them with add")
         }
         if summary.notExportable > 0 {
             context.note("\(summary.notExportable) generic password(s) without a server were not exported")

@@ -37,7 +37,7 @@ struct GetCommand: Command {
             throw CLIError(.failure, "the password for \(InertText.quoted(record.account)) on \(record.server.display) could not be read")
         }
         if options.json {
-            RecordOutput.printJSON(record, context)
+            try RecordOutput.printJSON(record, context)
         } else {
             RecordOutput.printPassword(password, context)
         }

@@ -24,7 +24,7 @@ struct ListCommand: Command {
         let shelf = try VaultAccess.shelf(session, yes: false, context)
         let entries = serverName.map { shelf.accounts(of: $0, in: options.scope) } ?? shelf.entries(in: options.scope)
         if options.json {
-            RecordOutput.printJSON(entries.map(\.record), context)
+            try RecordOutput.printJSON(entries.map(\.record), context)
         } else {
             RecordOutput.printLines(entries, context)
         }

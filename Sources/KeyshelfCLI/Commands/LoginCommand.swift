@@ -44,7 +44,7 @@ struct LoginCommand: Command {
             throw CLIError(.failure, "the login flow returned no password")
         }
         if options.json {
-            RecordOutput.printJSON(result.record, context)
+            try RecordOutput.printJSON(result.record, context)
         } else {
             RecordOutput.printPassword(password, context)
         }

@@ -22,7 +22,7 @@ struct SearchCommand: Command {
         defer { session.lock() }
         let entries = try VaultAccess.shelf(session, yes: false, context).search(query)
         if options.json {
-            RecordOutput.printJSON(entries.map(\.record), context)
+            try RecordOutput.printJSON(entries.map(\.record), context)
         } else {
             RecordOutput.printLines(entries, context)
         }

@@ -3,7 +3,16 @@ import KeyshelfCrypto
 /// Builds JSON text byte by byte, so a password goes from its `Secret`
 /// straight into the output buffer without becoming a `String`.
 /// Field order is kept as written (server, account, password, port, store).
+///
+/// The output is always valid JSON: `String` values are UTF-8 by
+/// construction, control characters are escaped, and a password that is not
+/// UTF-8 is refused (`NotUTF8`) rather than written as raw bytes or changed
+/// (docs/cli.md, "Output").
 struct JSONWriter {
+    /// A password that is not valid UTF-8, which a JSON string cannot carry
+    /// unchanged. Only items saved before add refused such passwords hold one.
+    struct NotUTF8: Error {}
+
     private(set) var bytes: [UInt8] = []
     private var needsComma: [Bool] = [false]
 
@@ -27,9 +36,24 @@ struct JSONWriter {
         bytes.append(contentsOf: Array((value ? "true" : "false").utf8))
     }
 
-    mutating func field(_ key: String, secret: Secret) {
+    /// Writes `secret` as a JSON string; nothing is written when it throws.
+    /// - Throws: `NotUTF8` when the bytes are not valid UTF-8.
+    mutating func field(_ key: String, secret: Secret) throws(NotUTF8) {
+        guard secret.withUnsafeBytes(Self.isUTF8) else { throw NotUTF8() }
         writeKey(key)
         secret.withUnsafeBytes { appendString($0.bindMemory(to: UInt8.self)) }
+    }
+
+    private static func isUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue: continue
+            case .emptyInput: return true
+            case .error: return false
+            }
+        }
     }
 
     private mutating func writeKey(_ key: String) {

@@ -9,29 +9,40 @@ enum RecordOutput {
     /// One record as a JSON object: `server` (Unicode display host, without
     /// the port), `account`, `password` (when present), `port` (only when
     /// not 443), `store` ("local" / "shared").
-    static func writeJSON(_ record: CredentialRecord, to writer: inout JSONWriter) {
+    /// - Throws: `CLIError` (exit 1) when the password is not UTF-8 text,
+    ///   which JSON cannot carry unchanged; nothing is printed then.
+    static func writeJSON(_ record: CredentialRecord, to writer: inout JSONWriter) throws(CLIError) {
         writer.beginObject()
         writer.field("server", record.server.displayHost)
         writer.field("account", record.account)
-        if let password = record.password { writer.field("password", secret: password) }
+        if let password = record.password {
+            do {
+                try writer.field("password", secret: password)
+            } catch {
+                throw CLIError(.failure, "the password for \(InertText.quoted(record.account)) on \(record.server.display) "
+                    + "is not UTF-8 text and cannot be printed as JSON; get without --json prints its bytes, "
+                    + "add replaces it")
+            }
+        }
         if let port = record.port { writer.field("port", port) }
         writer.field("store", record.store.rawValue)
         writer.endObject()
     }
 
     /// Prints one record as a JSON object followed by a newline.
-    static func printJSON(_ record: CredentialRecord, _ context: CommandContext) {
+    /// - Throws: as `writeJSON`.
+    static func printJSON(_ record: CredentialRecord, _ context: CommandContext) throws(CLIError) {
         var writer = JSONWriter()
-        writeJSON(record, to: &writer)
+        try writeJSON(record, to: &writer)
         var bytes = writer.bytes + [0x0A]
         context.standardOutput.writeAndWipe(&bytes)
     }
 
     /// Prints records (without passwords) as one JSON array.
-    static func printJSON(_ records: [CredentialRecord], _ context: CommandContext) {
+    static func printJSON(_ records: [CredentialRecord], _ context: CommandContext) throws(CLIError) {
         var writer = JSONWriter()
         writer.beginArray()
-        for record in records { writeJSON(record, to: &writer) }
+        for record in records { try writeJSON(record, to: &writer) }
         writer.endArray()
         context.standardOutput.write(String(decoding: writer.bytes, as: UTF8.self) + "\n")
     }

@@ -22,9 +22,11 @@ public struct LocalStore: Sendable {
     /// id), so synced copies see one item.
     /// - Throws: `errSecDuplicateItem` when a live item has the same primary
     ///   key; `errSecParam` for an empty account, a `…ThisDeviceOnly` item
-    ///   marked synchronizable, or a missing password.
+    ///   marked synchronizable, or a missing password or one that is not
+    ///   UTF-8 text without NUL (`PasswordText`).
     public mutating func add(_ item: Item, now: Date = Date()) throws {
         try Self.validate(item)
+        if let password = item.password { try PasswordText.validate(password, for: Self.describe(item)) }
         if items.contains(where: { !$0.isDeleted && $0.hasPrimaryKey(of: item) }) {
             throw KeychainError.duplicate("\(Self.describe(item)) is already saved")
         }
@@ -74,11 +76,14 @@ public struct LocalStore: Sendable {
     /// - Returns: how many items changed.
     /// - Throws: `errSecItemNotFound` when nothing matches; `errSecDuplicateItem`
     ///   when the change would give two live items one primary key;
-    ///   `errSecParam` as for `add`. Nothing changes when it throws.
+    ///   `errSecParam` as for `add` (a new password is checked with
+    ///   `PasswordText`; a legacy password left unchanged is not). Nothing
+    ///   changes when it throws.
     @discardableResult
     public mutating func update(_ query: ItemQuery, with changes: ItemChanges, now: Date = Date()) throws -> Int {
         let indices = items.indices.filter { query.matches(items[$0]) }
         guard !indices.isEmpty else { throw KeychainError.notFound(Self.describe(query)) }
+        if let password = changes.password { try PasswordText.validate(password, for: Self.describe(items[indices[0]])) }
         var updated = items
         for i in indices {
             changes.apply(to: &updated[i])

@@ -214,6 +214,9 @@ public final class Keyshelf {
             if entry.store == .shared && changes.accessControl == .userPresence {
                 throw KeychainError.param("shared credentials cannot require user presence")
             }
+            if let password = changes.password {
+                try PasswordText.validate(password, for: "the password for \(InertText.quoted(current.account)) on \(entry.server.display)")
+            }
             if let password = changes.password, current.password != password,
                consent.ask(.update(server: entry.server, account: current.account)) == .declined {
                 throw KeychainError.canceled("updating the password for \(InertText.quoted(current.account)) on \(entry.server.display) was declined")
@@ -371,6 +374,7 @@ public final class Keyshelf {
         _ store: inout LocalStore, server: ServerName, account: String, password: Secret, comment: String?,
         accessible: Accessible, accessControl: AccessControl, consent: any Consent, now: Date
     ) throws -> AddOutcome {
+        try PasswordText.validate(password, for: "the password for \(InertText.quoted(account)) on \(server.display)")
         let query = ItemQuery.internet(server, account: account)
         guard let existing = store.items.first(where: query.matches) else {
             try store.add(Item(itemClass: .internetPassword, account: account, server: server.host,

@@ -26,13 +26,17 @@ public struct SharedWebCredentials: Sendable {
     /// - `password == nil` → the record is deleted after consent (`.delete`) (`.deleted`).
     /// - Throws: `errSecUserCanceled` when consent is declined (nothing
     ///   changes); `errSecItemNotFound` when deleting a record that does not
-    ///   exist; `errSecParam` for an empty account.
+    ///   exist; `errSecParam` for an empty account or a password that is not
+    ///   UTF-8 text without NUL (`PasswordText`), before anyone is asked.
     @discardableResult
     public mutating func add(
         server: ServerName, account: String, password: Secret?, consent: any Consent,
         comment: String? = nil, now: Date = Date()
     ) throws -> AddOutcome {
         guard !account.isEmpty else { throw KeychainError.param("the account is empty") }
+        if let password {
+            try PasswordText.validate(password, for: "the password for \(InertText.quoted(account)) on \(server.display)")
+        }
         let query = ItemQuery.internet(server, account: account)
         let existing = items.firstIndex(where: query.matches)
         guard let password else {

@@ -11,10 +11,25 @@ import KeyshelfCrypto
 /// fields are kept (libcsv would trim them, which would change passwords).
 /// File bytes and fields stay in sodium memory (`SecureBytes`), and libcsv's
 /// own field buffer is wiped before it is freed.
+///
+/// A hostile file cannot exhaust memory: a file is at most `maxFileBytes` and
+/// a field at most `maxFieldBytes` (docs/import.md, "Limits"). Parsing takes
+/// time linear in the file size, however long a field or however many line
+/// breaks it holds.
 public enum CSVReader {
+    /// The largest file read: 64 MiB, far above any password export
+    /// (10,000 items take about 2 MB) and small enough to hold twice in memory.
+    public static let maxFileBytes = 64 << 20
+    /// The largest single field, after unquoting: 1 MiB. No password, URL or
+    /// note needs more; libcsv would otherwise grow one buffer without bound.
+    public static let maxFieldBytes = 1 << 20
+    /// Bytes handed to `csv_parse` per call, so the field size is checked
+    /// before a long line is buffered whole.
+    static let feedBytes = 64 << 10
+
     /// Reads and parses the file at `path`.
-    /// - Throws: `TransferError.unreadable`, `.empty`, `.notUTF8`, `.malformed`,
-    ///   `.unterminatedQuote`.
+    /// - Throws: `TransferError.unreadable`, `.tooLarge`, `.empty`, `.notUTF8`,
+    ///   `.malformed`, `.unterminatedQuote`, `.fieldTooLarge`.
     public static func read(path: String) throws -> CSVTable {
         try parse(readFile(path: path), path: path)
     }
@@ -22,7 +37,8 @@ public enum CSVReader {
     /// Parses `bytes` (a whole file); `path` only names the source in errors.
     /// - Throws: as `read(path:)`, except `.unreadable`.
     public static func parse(_ bytes: SecureBytes, path: String) throws -> CSVTable {
-        try bytes.withUnsafeBytes { all in
+        guard bytes.byteCount <= maxFileBytes else { throw TransferError.tooLarge(path: path, limit: maxFileBytes) }
+        return try bytes.withUnsafeBytes { all in
             var body = all
             if body.starts(with: [0xEF, 0xBB, 0xBF]) {
                 body = UnsafeRawBufferPointer(rebasing: body.dropFirst(3))
@@ -56,6 +72,7 @@ public enum CSVReader {
             throw TransferError.unreadable(path: path, reason: "not a regular file")
         }
         let size = Int(info.st_size)
+        guard size <= maxFileBytes else { throw TransferError.tooLarge(path: path, limit: maxFileBytes) }
         let buffer = SecureBytes(byteCount: size)
         var filled = 0
         try buffer.withUnsafeMutableBytes { out in
@@ -96,13 +113,21 @@ public enum CSVReader {
     /// The index just past the line starting at `start`: after its LF, its
     /// CRLF, or a lone CR (old Mac files); `body.count` for the last line.
     static func lineEnd(in body: UnsafeRawBufferPointer, from start: Int) -> Int {
-        guard let i = body[start...].firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) else { return body.count }
+        var i = start
+        while i < body.count, body[i] != 0x0A, body[i] != 0x0D { i += 1 }
+        if i == body.count { return i }
         if body[i] == 0x0D, i + 1 < body.count, body[i + 1] == 0x0A { return i + 2 }
         return i + 1
     }
 
-    /// Feeds `body` to libcsv one physical line at a time, so every callback
-    /// knows which line it is on.
+    /// Whether the line holds anything besides its line break.
+    private static func hasContent(_ line: UnsafeRawBufferPointer) -> Bool {
+        line.count > 2 || line.contains(where: { $0 != 0x0A && $0 != 0x0D })
+    }
+
+    /// Feeds `body` to libcsv one physical line at a time (a long line in
+    /// pieces of `feedBytes`), so every callback knows which line it is on
+    /// and a field over `maxFieldBytes` is refused before it grows further.
     private static func runParser(_ body: UnsafeRawBufferPointer, state: ParseState, path: String) throws {
         var parser = csv_parser()
         guard csv_init(&parser, UInt8(CSV_STRICT | CSV_STRICT_FINI)) == 0 else {
@@ -112,17 +137,28 @@ public enum CSVReader {
         csv_set_space_func(&parser, noSpaces)
         csv_set_realloc_func(&parser, wipingRealloc)
         csv_set_free_func(&parser, wipingFree)
+        csv_set_blk_size(&parser, 16 << 10)
 
         let context = Unmanaged.passUnretained(state).toOpaque()
         var start = 0
         while start < body.count {
             let end = lineEnd(in: body, from: start)
-            let chunk = UnsafeRawBufferPointer(rebasing: body[start..<end])
-            if state.rowStartLine == nil, chunk.contains(where: { $0 != 0x0A && $0 != 0x0D }) {
+            if state.rowStartLine == nil, hasContent(UnsafeRawBufferPointer(rebasing: body[start..<end])) {
                 state.rowStartLine = state.line
             }
-            if csv_parse(&parser, chunk.baseAddress, chunk.count, fieldEnded, recordEnded, context) != chunk.count {
-                throw failure(&parser, state: state, path: path)
+            var piece = start
+            while piece < end {
+                let chunk = UnsafeRawBufferPointer(rebasing: body[piece..<min(piece + feedBytes, end)])
+                if csv_parse(&parser, chunk.baseAddress, chunk.count, fieldEnded, recordEnded, context) != chunk.count {
+                    throw failure(&parser, state: state, path: path)
+                }
+                if let line = state.oversizedFieldLine {
+                    throw TransferError.fieldTooLarge(path: path, line: line, limit: maxFieldBytes)
+                }
+                if parser.entry_pos > maxFieldBytes {
+                    throw TransferError.fieldTooLarge(path: path, line: state.fieldStartLine, limit: maxFieldBytes)
+                }
+                piece += chunk.count
             }
             state.line += 1
             start = end
@@ -131,6 +167,9 @@ public enum CSVReader {
         state.atEnd = true
         if csv_fini(&parser, fieldEnded, recordEnded, context) != 0 || csv_error(&parser) != CSV_SUCCESS {
             throw failure(&parser, state: state, path: path)
+        }
+        if let line = state.oversizedFieldLine {
+            throw TransferError.fieldTooLarge(path: path, line: line, limit: maxFieldBytes)
         }
     }
 
@@ -164,6 +203,8 @@ private final class ParseState {
     var lastFieldLine: Int?
     /// Set once every line was fed, before `csv_fini`.
     var atEnd = false
+    /// Line where a field over `CSVReader.maxFieldBytes` started; set by the callback, which cannot throw.
+    var oversizedFieldLine: Int?
 
     init(capacity: Int) {
         arena = SecureBytes(byteCount: capacity)
@@ -173,6 +214,7 @@ private final class ParseState {
     var fieldStartLine: Int { lastFieldLine ?? rowStartLine ?? line }
 
     func append(_ bytes: UnsafeRawPointer?, count: Int) {
+        if count > CSVReader.maxFieldBytes, oversizedFieldLine == nil { oversizedFieldLine = fieldStartLine }
         let range = used..<(used + count)
         if count > 0, let bytes {
             arena.withUnsafeMutableBytes { $0.baseAddress!.advanced(by: used).copyMemory(from: bytes, byteCount: count) }
@@ -201,19 +243,24 @@ private let recordEnded: @convention(c) (Int32, UnsafeMutableRawPointer?) -> Voi
 private let noSpaces: @convention(c) (UInt8) -> Int32 = { _ in 0 }
 
 /// libcsv grows its field buffer only through the realloc hook (never
-/// `malloc`) and releases it through the free hook. Each block carries its
-/// size in a 16-byte prefix so that the old block can be wiped before it is freed.
+/// `malloc`), by `blk_size` bytes at a time, and releases it through the free
+/// hook. Each block carries its capacity in a 16-byte prefix so that the old
+/// block can be wiped before it is freed. Capacity at least doubles on every
+/// move, so a field of n bytes costs O(n) copying, not O(n²) (one move per
+/// `blk_size` bytes, each copying the whole field, made a 4 MB field take a minute).
 private let blockPrefix = 16
 
 private let wipingRealloc: @convention(c) (UnsafeMutableRawPointer?, Int) -> UnsafeMutableRawPointer? = { old, size in
-    guard let fresh = malloc(size + blockPrefix) else { return nil }
-    fresh.storeBytes(of: size, as: Int.self)
+    let oldCapacity = old.map { ($0 - blockPrefix).load(as: Int.self) } ?? 0
+    if let old, size <= oldCapacity { return old }
+    let capacity = max(size, 2 * oldCapacity)
+    guard let fresh = malloc(capacity + blockPrefix) else { return nil }
+    fresh.storeBytes(of: capacity, as: Int.self)
     let payload = fresh + blockPrefix
     if let old {
         let block = old - blockPrefix
-        let oldSize = block.load(as: Int.self)
-        payload.copyMemory(from: old, byteCount: min(oldSize, size))
-        explicit_bzero(block, oldSize + blockPrefix)
+        payload.copyMemory(from: old, byteCount: oldCapacity)
+        explicit_bzero(block, oldCapacity + blockPrefix)
         free(block)
     }
     return payload

@@ -6,6 +6,10 @@
 public enum TransferError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The file could not be opened or read (`errno` text in `reason`).
     case unreadable(path: String, reason: String)
+    /// The file is larger than `limit` bytes (`CSVReader.maxFileBytes`); nothing was read.
+    case tooLarge(path: String, limit: Int)
+    /// A field starting on `line` is larger than `limit` bytes (`CSVReader.maxFieldBytes`).
+    case fieldTooLarge(path: String, line: Int, limit: Int)
     /// The file holds no record at all.
     case empty(path: String)
     /// A byte sequence that is not UTF-8 (or a NUL byte) on `line`.
@@ -25,6 +29,10 @@ public enum TransferError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case let .unreadable(path, reason):
             "cannot read \(path): \(reason)"
+        case let .tooLarge(path, limit):
+            "\(path) is larger than \(limit >> 20) MiB, more than any password export; nothing was imported"
+        case let .fieldTooLarge(path, line, limit):
+            "\(path) line \(line): a field starting here is larger than \(limit >> 20) MiB; nothing was imported"
         case let .empty(path):
             "\(path) is empty: no header line"
         case let .notUTF8(path, line):

@@ -14,16 +14,23 @@ import KeyshelfVault
 /// assembled in sodium memory; the file itself is **not encrypted**.
 public enum ChromeExport {
     /// The plain warning to show (and have confirmed) before exporting.
+    ///
+    /// Values are written exactly, so a field starting with `=`, `+`, `-` or
+    /// `@` stays as it is (changing it would change a password): the warning
+    /// says the file is for a password manager, not a spreadsheet.
     public static func warning(path: String, count: Int) -> String {
         "\(count) password(s) will be written to \(path) in plain text. The file is NOT encrypted: "
-            + "anyone who can read it can read every password. Delete it once you have imported it elsewhere."
+            + "anyone who can read it can read every password. Delete it once you have imported it elsewhere. "
+            + "The file is for importing into a password manager or browser: do not open it in a spreadsheet, "
+            + "which can run a field starting with =, +, - or @ as a formula."
     }
 
     /// The Chrome header line's columns.
     public static let header = ["name", "url", "username", "password", "note"]
 
     /// The items an export of `items` writes: live internet passwords with a
-    /// password, once per `(server, scheme, port, account)`, in order.
+    /// password, once per `(server, scheme, port, account)`, in order, except
+    /// those the file cannot carry (`isWritable`).
     ///
     /// The first item for a key wins, so callers pass the local store's items
     /// before the shared ones: the login flow's order (DESIGN §4), and what
@@ -34,11 +41,24 @@ public enum ChromeExport {
         selection(items).rows
     }
 
-    /// `exportable(items)` and how many items with another password it left out.
-    static func selection(_ items: [Item]) -> (rows: [Item], shadowed: Int) {
+    /// Whether `item` can be written so that import reads it back: its
+    /// password is UTF-8 text without NUL (`PasswordText`) and its other
+    /// fields hold no NUL. Items saved before add refused such passwords may not.
+    static func isWritable(_ item: Item) -> Bool {
+        guard let password = item.password, PasswordText.isValid(password) else { return false }
+        return ![item.label, item.account, item.comment, item.path].contains { $0.utf8.contains(0) }
+    }
+
+    /// `exportable(items)`, how many items with another password it left out,
+    /// and how many it left out because the file cannot carry them.
+    ///
+    /// An unwritable item still claims its key: writing a shadowed item's
+    /// password in its place would silently change what `get` returns.
+    static func selection(_ items: [Item]) -> (rows: [Item], shadowed: Int, unwritable: Int) {
         var kept: [ItemKey: Secret] = [:]
         var rows: [Item] = []
         var shadowed = 0
+        var unwritable = 0
         for item in items where !item.isDeleted && item.itemClass == .internetPassword {
             guard let password = item.password, let key = ItemKey(item) else { continue }
             if let first = kept[key] {
@@ -46,9 +66,9 @@ public enum ChromeExport {
                 continue
             }
             kept[key] = password
-            rows.append(item)
+            if isWritable(item) { rows.append(item) } else { unwritable += 1 }
         }
-        return (rows, shadowed)
+        return (rows, shadowed, unwritable)
     }
 
     /// What an export wrote.
@@ -62,6 +82,18 @@ public enum ChromeExport {
         /// Items left out because an earlier item (the local store's) has the
         /// same server, scheme, port and account but another password.
         public let shadowed: Int
+        /// Items left out because their password is not UTF-8 text without NUL
+        /// (or another field holds NUL), so the file could not be imported
+        /// back (`isWritable`); only items saved before add refused such passwords.
+        public let unwritable: Int
+
+        public init(written: Int, notExportable: Int, otpauthLeftOut: Int, shadowed: Int, unwritable: Int = 0) {
+            self.written = written
+            self.notExportable = notExportable
+            self.otpauthLeftOut = otpauthLeftOut
+            self.shadowed = shadowed
+            self.unwritable = unwritable
+        }
     }
 
     /// Writes `exportable(items)` to a new file at `path` (mode 0600); pass
@@ -70,7 +102,7 @@ public enum ChromeExport {
     ///   created or written; a partly written file is removed.
     @discardableResult
     public static func write(_ items: [Item], to path: String) throws -> Summary {
-        let (rows, shadowed) = selection(items)
+        let (rows, shadowed, unwritable) = selection(items)
         let content = render(rows)
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
@@ -98,7 +130,7 @@ public enum ChromeExport {
         }
         let generic = items.filter { !$0.isDeleted && $0.itemClass == .genericPassword }.count
         return Summary(written: rows.count, notExportable: generic, otpauthLeftOut: rows.filter { !$0.otpauth.isEmpty }.count,
-                       shadowed: shadowed)
+                       shadowed: shadowed, unwritable: unwritable)
     }
 
     /// The CSV text of `rows` (header first, LF line ends) in sodium memory.
