@@ -1,3 +1,4 @@
+import KeyshelfCredentials
 import KeyshelfVault
 
 /// What an import did (or, for a dry run, would do) (issue 5, "Report").
@@ -26,11 +27,12 @@ public struct ImportReport: Sendable {
 
     /// The whole report as lines for a terminal: format, ignored columns,
     /// summary, then every skipped and failed row with its position and reason.
-    /// Values from the file are shown inert (control characters escaped).
+    /// Values from the file are shown inert (`InertText`: control, bidi and
+    /// invisible characters escaped).
     public var lines: [String] {
-        var out = ["\(Self.inert(source.path)): \(source.format.displayName) export, \(source.rowCount) row(s), into the \(store.rawValue) store"]
+        var out = ["\(InertText.make(source.path)): \(source.format.displayName) export, \(source.rowCount) row(s), into the \(store.rawValue) store"]
         if !source.ignoredColumns.isEmpty {
-            out.append("ignored columns: \(source.ignoredColumns.map(Self.inert).joined(separator: ", "))")
+            out.append("ignored columns: \(source.ignoredColumns.map(InertText.make).joined(separator: ", "))")
         }
         out.append(summary + (dryRun ? " (dry run: nothing written)" : ""))
         for (title, rows) in [("updated", dryRun ? [] : updated), ("would update", dryRun ? updated : []),
@@ -43,24 +45,9 @@ public struct ImportReport: Sendable {
     }
 
     private static func describe(_ row: ReportedRow) -> String {
-        let who = [row.account.isEmpty ? nil : "\"\(inert(row.account))\"",
-                   row.server.isEmpty ? nil : "on \(inert(row.server))"].compactMap { $0 }.joined(separator: " ")
+        let who = [row.account.isEmpty ? nil : InertText.quoted(row.account),
+                   row.server.isEmpty ? nil : "on \(InertText.make(row.server))"].compactMap { $0 }.joined(separator: " ")
         if row.reason.isEmpty { return who }
         return who.isEmpty ? row.reason : "\(who): \(row.reason)"
-    }
-
-    /// `text` with control and format characters shown as `\u{…}`, so a
-    /// hostile file cannot send escape sequences to the terminal (DESIGN §7).
-    static func inert(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            let category = scalar.properties.generalCategory
-            if category == .control || category == .format || category == .lineSeparator || category == .paragraphSeparator {
-                out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
     }
 }
