@@ -25,4 +25,7 @@ static inline attr_t keyshelf_color_pair(int n) { return COLOR_PAIR(n); }
 // glibc declares wcwidth only under _XOPEN_SOURCE, which SwiftPM drops.
 extern int wcwidth(wchar_t c);
 static inline int keyshelf_wcwidth(unsigned int c) { return wcwidth((wchar_t)c); }
+// setupterm lives in term.h, whose capability macros (lines, columns, …)
+// would clash with ordinary names; this is its one declaration keyshelf needs.
+extern int setupterm(const char *term, int filedes, int *errret);
 #endif

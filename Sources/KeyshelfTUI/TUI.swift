@@ -32,12 +32,12 @@ public struct TUIOptions: Sendable {
 public enum TUI {
     /// Runs the TUI until the user quits.
     ///
-    /// Errors that happen before the screen starts (no terminal, unknown
-    /// theme, wrong password given by `--password-fd`, damaged vault) are
+    /// Errors that happen before the screen starts (no terminal, a `$TERM`
+    /// curses cannot drive, unknown theme, wrong password given by `--password-fd`, damaged vault) are
     /// printed to standard error with their exit code; the terminal is
     /// restored on every exit path, including SIGTERM, SIGHUP and crash signals.
     /// - Returns: the process exit code (DESIGN §8): 0 quit, 1 other error,
-    ///   2 standard input or output is not a terminal, or bad theme;
+    ///   2 standard input or output is not a terminal, unusable `$TERM`, or bad theme;
     ///   5 wrong password, 7 damaged vault.
     public static func run(_ options: TUIOptions) -> Int32 {
         // Curses on a pipe or /dev/null would write escapes nobody reads and wait for keys that never come.
@@ -45,6 +45,9 @@ public enum TUI {
             return fail(notATerminal, code: 2)
         }
         let environment = ProcessInfo.processInfo.environment
+        if let problem = CursesScreen.terminalProblem(environment: environment) {
+            return fail(problem, code: 2)
+        }
         let (configuration, problems) = TUIConfiguration.load(environment: environment)
         let theme: Theme
         do {

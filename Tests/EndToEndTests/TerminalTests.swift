@@ -30,6 +30,36 @@ import Testing
         #expect(try vault.snapshot().isEmpty)
     }
 
+    @Test func initWarnsAboutAShortMasterPasswordAndAsksAgainByDefault() throws {
+        let vault = try TestVault(initialize: false)
+        var environment = vault.environment
+        environment["KEYSHELF_PASSWORD_FILE"] = nil
+        let result = try PseudoTerminal.run(["init"], steps: [
+            .init(expect: "New master password: ", send: "short\n"),
+            .init(expect: "Repeat the master password: ", send: "short\n"),
+            .init(expect: "Short master passwords can be guessed; continue? [y/N] ", send: "\n"),
+            .init(expect: "New master password: ", send: "a longer master\n"),
+            .init(expect: "Repeat the master password: ", send: "a longer master\n"),
+        ], environment: environment)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("fewer than 12 characters"))
+        try Data("a longer master\n".utf8).write(to: vault.passwordFile)
+        #expect(try vault.run(["list"]).status == 0)
+    }
+
+    @Test func passwdKeepsAShortMasterPasswordOnlyWhenConfirmed() throws {
+        let vault = try TestVault()
+        let result = try PseudoTerminal.run(["passwd"], steps: [
+            .init(expect: "New master password: ", send: "short\n"),
+            .init(expect: "Repeat the new master password: ", send: "short\n"),
+            .init(expect: "continue? [y/N] ", send: "y\n"),
+        ], environment: vault.environment)
+        #expect(result.status == 0, "\(result)")
+        #expect(!result.stdout.contains("warning:"))
+        try Data("short\n".utf8).write(to: vault.passwordFile)
+        #expect(try vault.run(["list"]).status == 0)
+    }
+
     @Test func theDeleteDialogDefaultsToCancel() throws {
         let vault = try TestVault()
         try vault.add("example.com", "alice", password: "pw")

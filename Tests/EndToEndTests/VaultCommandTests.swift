@@ -92,6 +92,22 @@ import Testing
         #expect(result.status == 7, "\(result)")
     }
 
+    @Test func aScriptedShortMasterPasswordIsWarnedAboutAndKept() throws {
+        let vault = try TestVault(initialize: false)
+        try Data("short\n".utf8).write(to: vault.passwordFile)
+        let created = try vault.run(["init"])
+        #expect(created.status == 0, "\(created)")
+        #expect(created.stderr.contains("keyshelf: warning: the new master password has fewer than 12 characters"))
+        let changed = try vault.run(["passwd", "--new-password-fd", "3"], passwordOnFD3: "tiny")
+        #expect(changed.status == 0, "\(changed)")
+        #expect(changed.stderr.contains("fewer than 12 characters"))
+        #expect(try vault.run(["list", "--password-fd", "3"], passwordOnFD3: "tiny").status == 0)
+        let long = try vault.run(["passwd", "--password-fd", "3", "--new-password-fd", "3"],
+                                 passwordOnFD3: "tiny\n" + TestVault.masterPassword)
+        #expect(long.status == 0, "\(long)")
+        #expect(!long.stderr.contains("warning"))
+    }
+
     @Test func passwdChangesTheMasterPasswordAndKeepsTheData() throws {
         let vault = try TestVault()
         try vault.add("example.com", "alice", password: "pw", local: true)

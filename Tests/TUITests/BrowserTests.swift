@@ -158,6 +158,17 @@ import KeyshelfVault
         #expect(fits.text.contains("bücher.example"))
     }
 
+    @Test func tinyTerminalsStillShowTheNeededSizeWhole() {
+        let (_, narrow, _) = app(rows: 5, columns: 20, keys: [])
+        #expect(narrow.lines.contains { $0.contains("20×5") })
+        #expect(narrow.lines.contains { $0.contains("60×16") })
+        #expect(narrow.text.contains("Terminal too small"))
+        let (_, tiny, _) = app(rows: 3, columns: 12, keys: [])
+        #expect(tiny.lines.contains { $0.contains("12×3") })
+        #expect(tiny.lines.contains { $0.contains("60×16") })
+        #expect(!tiny.text.contains("…"))
+    }
+
     @Test func resizeRedrawsForTheNewSize() {
         let screen = RecordingScreen(rows: 30, columns: 100)
         let (clipboard, _) = recordingClipboard()

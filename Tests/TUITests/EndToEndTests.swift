@@ -107,6 +107,35 @@ import KeyshelfVault
         #expect(try !tmux.paneTitle.contains("pwned"))
     }
 
+    @Test(arguments: ["nonexistent-term", "dumb", ""])
+    func aTerminalTypeCursesCannotDriveIsRefusedBeforeUnlocking(term: String) throws {
+        let tmux = try TmuxSession(samples: [])
+        try tmux.start(columns: 200, environment: "TERM=\(term)")
+        let screen = try tmux.waitFor("EXITED ")
+        #expect(screen.contains("keyshelf: the terminal type \"\(term)\" is unknown or cannot move the cursor; set TERM to e.g. xterm-256color"))
+        #expect(screen.contains("EXITED 2"))
+        #expect(!screen.contains("Error opening terminal"))
+    }
+
+    @Test func ctrlZSuspendsToTheShellAndFgRedraws() throws {
+        let tmux = try TmuxSession(samples: Self.samples)
+        try tmux.startInShell()
+        try tmux.waitFor("bücher.example")
+        try tmux.send("C-z")
+        let shell = try tmux.waitFor("Stopped")
+        #expect(!shell.contains("Domains"))
+        try tmux.type("fg")
+        try tmux.send("Enter")
+        try tmux.waitFor("bücher.example")
+        try tmux.send("j")
+        try tmux.waitFor("ci-bot")
+        try tmux.send("q")
+        try tmux.waitFor { !$0.contains("Domains") }
+        try tmux.type("echo EXITED $?")
+        try tmux.send("Enter")
+        try tmux.waitFor("EXITED 0")
+    }
+
     @Test func resizeRedrawsAndSmallTerminalsGetAMessage() throws {
         let tmux = try started()
         try tmux.tmux(["resize-window", "-x", "50", "-y", "12"])

@@ -40,12 +40,27 @@ final class TmuxSession {
 
     /// Starts `keyshelf --vault DIR` (password from the file) in a `columns`×`rows` window.
     func start(columns: Int = 100, rows: Int = 30, arguments: String = "", environment: String = "") throws {
+        let command = try keyshelfCommand(arguments: arguments, environment: environment) + "; echo EXITED $?; sleep 30"
+        try tmux(["-f", "/dev/null", "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", command])
+    }
+
+    /// Starts an interactive shell with job control (prompt `shell$`) and types the
+    /// `keyshelf` command line into it, for tests of Ctrl-Z and `fg`.
+    func startInShell(columns: Int = 100, rows: Int = 30) throws {
+        try tmux(["-f", "/dev/null", "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)",
+                  "env PS1='shell$ ' TERM=xterm-256color /bin/bash --norc --noprofile -i"])
+        try waitFor("shell$")
+        try type(try keyshelfCommand(arguments: "", environment: ""))
+        try send("Enter")
+    }
+
+    /// `env … keyshelf --vault DIR arguments`, the password from the file; `environment` overrides the defaults.
+    private func keyshelfCommand(arguments: String, environment: String) throws -> String {
         let binary = try #require(TmuxSession.binary, "build the keyshelf executable first (swift build)")
         let vault = folder.appendingPathComponent("vault").path
-        let command = "env TERM=xterm-256color LANG=C.UTF-8 XDG_CONFIG_HOME=\(folder.path) \(environment) "
+        return "env TERM=xterm-256color LANG=C.UTF-8 XDG_CONFIG_HOME=\(folder.path) \(environment) "
             + "KEYSHELF_PASSWORD_FILE=\(folder.appendingPathComponent("password").path) "
-            + "\(binary.path) --vault \(vault) \(arguments); echo EXITED $?; sleep 30"
-        try tmux(["-f", "/dev/null", "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", command])
+            + "\(binary.path) --vault \(vault) \(arguments)"
     }
 
     /// Runs `tmux -L SOCKET arguments…` and returns its standard output.

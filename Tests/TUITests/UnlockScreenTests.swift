@@ -29,6 +29,16 @@ import KeyshelfVault
         #expect(!screen.text.contains("horse"))
     }
 
+    @Test func tinyTerminalsShowTheNeededSizeOnTheUnlockScreen() {
+        for (rows, columns) in [(5, 20), (3, 12)] {
+            let screen = RecordingScreen(rows: rows, columns: columns)
+            screen.pendingKeys = [.escape]
+            #expect(UnlockScreen(screen: screen, directory: VaultDirectory(url: folder()), creationLimits: .minimum).run() == nil)
+            #expect(screen.lines.contains { $0.contains("\(columns)×\(rows)") })
+            #expect(screen.lines.contains { $0.contains("60×16") })
+        }
+    }
+
     @Test func aShortNewMasterPasswordIsWarnedAboutAndNeedsASecondEnter() throws {
         let dir = folder()
         defer { try? FileManager.default.removeItem(at: dir) }

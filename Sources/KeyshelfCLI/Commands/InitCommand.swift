@@ -9,7 +9,10 @@ struct InitCommand: Command {
         ],
         shared: [.vault, .passwordFD],
         discussion: """
-            The vault directory must not hold a vault yet. For tests and scripted
+            The vault directory must not hold a vault yet. A master password
+            shorter than 12 characters is warned about: on the terminal it
+            must be confirmed (else it is asked again); from --password-fd or
+            $KEYSHELF_PASSWORD_FILE the warning goes to standard error. For tests and scripted
             demos, $KEYSHELF_TEST_KDF=minimum (or --kdf minimum) uses Argon2id's
             smallest limits: fast, and unsafe for real secrets.
             """)
@@ -33,9 +36,10 @@ struct InitCommand: Command {
             throw VaultError(.alreadyExists, file: directory.url.path, reason: "a vault already exists here; use it, or choose another directory with --vault")
         }
         let level = KDFLevel.resolve(kdf, environment: context.environment)
-        let password = try PasswordInput.read(
+        let password = try NewMasterPassword.read(
             from: VaultAccess.passwordSource(options, context), terminal: context.terminal,
-            prompt: "New master password: ", confirmPrompt: "Repeat the master password: ", allowEmpty: false)
+            prompt: "New master password: ", confirmPrompt: "Repeat the master password: ", kind: .master,
+            warn: context.note)
         let session = try directory.create(password: password, limits: level.limits)
         session.lock()
         context.note("created the vault in \(directory.url.path) (Argon2id \(level.rawValue))")

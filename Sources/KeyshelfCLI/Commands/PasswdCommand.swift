@@ -9,7 +9,13 @@ struct PasswdCommand: Command {
             .value("--new-password-fd", valueName: "N",
                    help: "read the new master password from descriptor N (else $KEYSHELF_NEW_PASSWORD_FILE, else the terminal, twice)"),
         ],
-        shared: [.vault, .passwordFD])
+        shared: [.vault, .passwordFD],
+        discussion: """
+            A new master password shorter than 12 characters is warned about:
+            on the terminal it must be confirmed (else it is asked again); from
+            --new-password-fd or $KEYSHELF_NEW_PASSWORD_FILE the warning goes to
+            standard error.
+            """)
 
     var options: SharedOptions
     var newPasswordFD: Int32?
@@ -25,10 +31,10 @@ struct PasswdCommand: Command {
         // The current password is always asked, agent or not.
         let session = try VaultAccess.unlock(options, context, agent: false)
         defer { session.lock() }
-        let newPassword = try PasswordInput.read(
+        let newPassword = try NewMasterPassword.read(
             from: .newMaster(fd: newPasswordFD, environment: context.environment), terminal: context.terminal,
-            prompt: "New master password: ", confirmPrompt: "Repeat the new master password: ", allowEmpty: false,
-            kind: .newMaster)
+            prompt: "New master password: ", confirmPrompt: "Repeat the new master password: ", kind: .newMaster,
+            warn: context.note)
         try session.changePassword(to: newPassword, limits: nil)
         AgentClient.lock(for: session.directory, environment: context.environment)
         context.note("changed the master password")

@@ -39,12 +39,7 @@ extension ShelfApp {
     func drawTooSmallIfNeeded(_ screen: Screen) -> Bool {
         let size = screen.size
         guard size.rows < minimumSize.rows || size.columns < minimumSize.columns else { return false }
-        let lines = ["Terminal too small", "\(size.columns)×\(size.rows); keyshelf needs \(minimumSize.columns)×\(minimumSize.rows)", "Enlarge the window, or press q to quit."]
-        let top = max(0, size.rows / 2 - 1)
-        for (i, line) in lines.enumerated() {
-            let w = TerminalText.columns(line)
-            screen.put(line, row: top + i, column: max(0, (size.columns - w) / 2), role: i == 0 ? .error : .normal)
-        }
+        TooSmallNotice.draw(on: screen, minimum: minimumSize, hint: "Enlarge the window, or press q to quit.")
         return true
     }
 

@@ -99,8 +99,7 @@ final class UnlockScreen {
         screen.clear()
         let size = screen.size
         if size.rows < minimumSize.rows || size.columns < minimumSize.columns {
-            screen.put("Terminal too small: \(size.columns)×\(size.rows), needs \(minimumSize.columns)×\(minimumSize.rows)",
-                       row: size.rows / 2, column: 0, role: .error)
+            TooSmallNotice.draw(on: screen, minimum: minimumSize, hint: "Enlarge the window, or press Esc to quit.")
             screen.refresh()
             return
         }

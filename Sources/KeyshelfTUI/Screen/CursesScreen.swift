@@ -11,6 +11,27 @@ public final class CursesScreen: Screen {
     private var cursor: (row: Int, column: Int)?
     private var stopped = false
 
+    /// Checks that `$TERM` names a terminal curses can drive, before anything
+    /// costly (unlocking) happens: `initscr` would print its own error and
+    /// exit 1 on an unknown type, and a type without cursor addressing (`dumb`)
+    /// leaves a blank screen.
+    /// - Returns: nil when the terminal is usable, else the sentence to print.
+    static func terminalProblem(environment: [String: String]) -> String? {
+        let name = environment["TERM"] ?? ""
+        var status: Int32 = 0
+        let usable = !name.isEmpty && setupterm(name, STDOUT_FILENO, &status) == OK && status == 1
+            && hasCursorAddressing()
+        guard !usable else { return nil }
+        return "the terminal type \"\(TerminalText.sanitize(name))\" is unknown or cannot move the cursor; set TERM to e.g. xterm-256color"
+    }
+
+    /// Whether the terminal loaded by `setupterm` has `cup`; `tigetstr` answers
+    /// nil when absent and (char *)-1 when `cup` is not a string capability.
+    private static func hasCursorAddressing() -> Bool {
+        guard let cup = tigetstr("cup") else { return false }
+        return Int(bitPattern: cup) != -1
+    }
+
     /// Starts curses on the controlling terminal: UTF-8 locale, raw mode, no
     /// echo, keypad keys decoded, 25 ms Esc delay, hidden cursor.
     /// - Parameter theme: the theme for colour terminals.
@@ -121,10 +142,31 @@ public final class CursesScreen: Screen {
         var value: wint_t = 0
         let result = wget_wch(win, &value)
         switch result {
+        case OK where value == 0x1A:
+            suspend()
+            return .resize
         case OK: return Key(wideCharacter: UInt32(value))
         case KEY_CODE_YES: return CursesScreen.key(code: Int32(value))
         default: return nil
         }
+    }
+
+    /// Ctrl-Z: raw mode keeps the terminal from stopping the process, so do
+    /// what it would have done (as vim does): restore the terminal, stop with
+    /// SIGTSTP's default action, and on SIGCONT (`fg`) go back to curses mode.
+    /// The vault stays as it was (unlocked or not); the caller redraws on the
+    /// `.resize` that `readKey` returns, and curses repaints every cell after `endwin`.
+    private func suspend() {
+        curs_set(1)
+        endwin()
+        let previous = signal(SIGTSTP, SIG_DFL)
+        var tstp = sigset_t()
+        sigemptyset(&tstp)
+        sigaddset(&tstp, SIGTSTP)
+        sigprocmask(SIG_UNBLOCK, &tstp, nil)
+        raise(SIGTSTP)
+        signal(SIGTSTP, previous)
+        wrefresh(keyshelf_stdscr())
     }
 
     static func key(code: Int32) -> Key {
