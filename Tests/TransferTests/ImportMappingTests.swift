@@ -144,4 +144,16 @@ import KeyshelfVault
         #expect(source.failed.map(\.server) == ["https://x.example:0/"])
         #expect(source.skipped.map(\.server) == ["ftp://files.example/"])
     }
+
+    @Test(arguments: [
+        ("https://a.example.com/login", "/login"),
+        ("https://alice:pw@a.example.com:8443/a/b?next=/x#top", "/a/b"),
+        ("https://a.example.com/", ""),
+        ("https://a.example.com", ""),
+        ("https://a.example.com?q=1", ""),
+        ("a.example.com/sign-in", "/sign-in"),
+    ])
+    func theURLPathIsKeptWithoutQueryOrFragment(url: String, path: String) {
+        #expect(RowMapper.path(of: url) == path)
+    }
 }
