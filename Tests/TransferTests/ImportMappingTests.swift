@@ -37,7 +37,7 @@ import KeyshelfVault
         #expect(alice.password == Secret(utf8: "pa,ss\"word"))
         #expect(alice.comment == "note with, comma")
         #expect(alice.label == "example.com")
-        #expect(alice.port == 0 && alice.protocol == "https" && alice.path == "")
+        #expect(alice.port == 0 && alice.protocol == "https" && alice.path == "/login")
         #expect(alice.synchronizable)
 
         let bob = try #require(item(items, "shop.example", "bob"))
