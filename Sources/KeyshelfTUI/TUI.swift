@@ -106,6 +106,8 @@ public enum TUI {
             if let message = firstStatus {
                 app.setStatus(message, error: true)
                 firstStatus = nil
+            } else if unlocked.isSharedFileMissing {
+                app.setStatus("shared.vault is missing; the shared credentials read as empty (restore it from backups/ or your sync copy)", error: true)
             }
             switch app.run() {
             case .quit:

@@ -67,6 +67,16 @@ public final class VaultSession: @unchecked Sendable {
     }
     private var lastLimits = PasswordHashLimits.minimum
 
+    /// Whether `shared.vault` was absent when this session last read or wrote
+    /// it, while `local.vault` exists. `init` creates both files, so this
+    /// usually means the file was lost (a sync deleted it, a stray `mv`): the
+    /// shared credentials read as empty, and the next save that changes them
+    /// recreates the file (docs/vault-format.md). Not an error: a fresh
+    /// machine may hold only `local.vault`. False after `lock()`.
+    public var isSharedFileMissing: Bool {
+        mutex.withLock { state.map { $0.shared.identity == nil } ?? false }
+    }
+
     /// The items of both files. A file is re-read (and re-authenticated) only
     /// when it changed on disk since this session last read or wrote it.
     /// - Throws: `VaultError` `.locked`, `.changedOnDisk` (re-sealed under

@@ -170,7 +170,7 @@ import Testing
             consent: consent)
         #expect(throws: KeychainError(.userCanceled, "")) { try keyshelf.delete(server: site, account: "alice") }
         #expect(vault.saveCount == 0)
-        #expect(try keyshelf.delete(server: site, account: "alice") == 2)
+        #expect(try keyshelf.delete(server: site, account: "alice") == [.local, .shared])
         #expect(consent.requests == [.delete(server: site, account: "alice"), .delete(server: site, account: "alice")])
         let items = try vault.loadItems()
         #expect(items.local.allSatisfy(\.isDeleted) && items.shared.allSatisfy(\.isDeleted))

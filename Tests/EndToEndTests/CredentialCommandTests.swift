@@ -187,6 +187,20 @@ import Testing
         #expect(try vault.run(["list"]).stdout.isEmpty)
     }
 
+    @Test func rmSaysWhichStoresItDeletedFrom() throws {
+        let vault = try TestVault()
+        try vault.add("example.com", "alice", password: "a", local: true)
+        try vault.add("example.com", "alice", password: "b")
+        try vault.add("example.com", "bob", password: "c", local: true)
+        try vault.add("example.com", "bob", password: "d")
+        let onlyLocal = try vault.run(["rm", "example.com", "alice", "--local", "--yes"])
+        #expect(onlyLocal.stderr == "keyshelf: deleted the password for \"alice\" on example.com from the local store\n", "\(onlyLocal)")
+        let rest = try vault.run(["rm", "example.com", "alice", "--yes"])
+        #expect(rest.stderr == "keyshelf: deleted the password for \"alice\" on example.com from the shared credentials\n", "\(rest)")
+        let both = try vault.run(["rm", "example.com", "bob", "--yes"])
+        #expect(both.stderr == "keyshelf: deleted the password for \"bob\" on example.com from both stores\n", "\(both)")
+    }
+
     @Test func hostileCharactersInNamesArePrintedInert() throws {
         let vault = try TestVault()
         let account = "evil\u{1B}]0;pwned\u{07}\u{1B}[2J"

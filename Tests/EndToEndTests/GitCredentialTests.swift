@@ -68,6 +68,28 @@ import Testing
         #expect(fields(approved)["password"] == "shared-pw")
     }
 
+    @Test func aDeclinedReleaseWithoutATerminalSaysWhyOnStandardError() throws {
+        let vault = try TestVault()
+        try vault.add("example.com", "alice", password: "shared-pw")
+        let helper = try vault.run(["credential", "get"], stdin: "protocol=https\nhost=example.com\n\n")
+        #expect(helper.status == 0, "\(helper)")
+        #expect(helper.stdout.isEmpty, "stdout belongs to git: \(helper)")
+        #expect(helper.stderr == "keyshelf: releasing the saved password for \"alice\" on example.com was declined; "
+                + "with no terminal to ask, use 'keyshelf credential --yes' as the helper\n", "\(helper)")
+        // git passes the helper's standard error on.
+        let declined = try git(vault, ["credential", "fill"], stdin: "protocol=https\nhost=example.com\n\n")
+        #expect(declined.stderr.contains("use 'keyshelf credential --yes' as the helper"), "\(declined)")
+    }
+
+    @Test func aDeclinedUpdateWithoutATerminalHintsAtYes() throws {
+        let vault = try TestVault()
+        try vault.add("example.com", "alice", password: "old", local: true)
+        let helper = try vault.run(["credential", "store"], stdin: "protocol=https\nhost=example.com\nusername=alice\npassword=new\n\n")
+        #expect(helper.status == 0, "\(helper)")
+        #expect(helper.stdout.isEmpty)
+        #expect(helper.stderr.contains("the update was declined; with no terminal to ask, use 'keyshelf credential --yes' as the helper"), "\(helper)")
+    }
+
     @Test func fillMatchesThePortAndTheAccount() throws {
         let vault = try TestVault()
         try vault.add("git.example.com:8443", "alice", password: "on-8443", local: true)

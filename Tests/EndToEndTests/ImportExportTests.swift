@@ -126,6 +126,24 @@ import Testing
         #expect(try fresh.run(["get", "bücher.example:8443", "bob", "--yes"]).stdout == "two\r\nlines\n")
     }
 
+    @Test func theURLPathSurvivesImportAndExport() throws {
+        let vault = try TestVault()
+        let csv = "name,url,username,password,note\r\nA,https://a.example.com/login?next=%2F#top,alice,pw,\r\nB,https://b.example.com/,bob,pw2,\r\n"
+        #expect(try vault.run(["import", try file(vault, "c.csv", csv)]).status == 0)
+        let out = vault.root.appendingPathComponent("export.csv").path
+        let exported = try vault.run(["export", out, "--yes"])
+        #expect(exported.status == 0, "\(exported)")
+        let text = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(text.contains("\"https://a.example.com/login\""), "\(text)")
+        #expect(text.contains("\"https://b.example.com/\""), "\(text)")
+
+        let fresh = try TestVault()
+        #expect(try fresh.run(["import", out]).stdout.contains("imported 2, updated 0, skipped 0, failed 0"))
+        let again = fresh.root.appendingPathComponent("again.csv").path
+        #expect(try fresh.run(["export", again, "--yes"]).status == 0)
+        #expect(try String(contentsOfFile: again, encoding: .utf8) == text)
+    }
+
     @Test func anAccountInBothStoresRoundTripsAsTheLocalItem() throws {
         let vault = try TestVault()
         try vault.add("https://bücher.example:8443/", "bob", password: "local-pw", local: true)

@@ -138,6 +138,30 @@ import Testing
         #expect(try vault.snapshot() == before)
     }
 
+    @Test func aMissingSharedVaultIsNotedOnceAndRecreatedByTheNextSave() throws {
+        let vault = try TestVault()
+        try vault.add("example.com", "alice", password: "shared-pw")
+        try vault.add("example.com", "bob", password: "local-pw", local: true)
+        let present = try vault.run(["list"])
+        #expect(present.stderr.isEmpty, "\(present)")
+        let shared = vault.directory.appendingPathComponent("shared.vault")
+        try FileManager.default.moveItem(at: shared, to: vault.root.appendingPathComponent("moved.vault"))
+
+        let note = "keyshelf: note: \(shared.path) is missing; the shared credentials read as empty (restore it from backups/ or your sync copy)\n"
+        let listed = try vault.run(["list"])
+        #expect(listed.status == 0, "\(listed)")
+        #expect(listed.lines == ["example.com\tbob\tlocal"])
+        #expect(listed.stderr == note, "\(listed)")
+
+        let added = try vault.run(["add", "example.org", "carol", "--password-stdin"], stdin: "pw\n")
+        #expect(added.status == 0, "\(added)")
+        #expect(added.stderr.hasPrefix(note), "\(added)")
+        #expect(FileManager.default.fileExists(atPath: shared.path))
+        let after = try vault.run(["list"])
+        #expect(after.stderr.isEmpty, "\(after)")
+        #expect(after.lines.contains("example.org\tcarol\tshared"))
+    }
+
     @Test func vaultOptionsMayComeBeforeTheCommand() throws {
         let vault = try TestVault(initialize: false)
         let other = vault.root.appendingPathComponent("elsewhere")

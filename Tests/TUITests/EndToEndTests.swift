@@ -30,6 +30,16 @@ import KeyshelfVault
         try tmux.waitFor("EXITED 0")
     }
 
+    @Test func aMissingSharedVaultIsShownInTheStatusLine() throws {
+        let tmux = try TmuxSession(samples: Self.samples)
+        let vault = tmux.folder.appendingPathComponent("vault")
+        try FileManager.default.moveItem(at: vault.appendingPathComponent("shared.vault"), to: tmux.folder.appendingPathComponent("moved.vault"))
+        try tmux.start(columns: 140)
+        let screen = try tmux.waitFor("shared.vault is missing; the shared credentials read as empty")
+        #expect(screen.contains("bücher.example"), "the local item is still listed")
+        #expect(!screen.contains("mail.example.com"))
+    }
+
     @Test func searchNarrowsAndEscapeClears() throws {
         let tmux = try started()
         try tmux.send("/")

@@ -37,7 +37,7 @@ import KeyshelfVault
         #expect(alice.password == Secret(utf8: "pa,ss\"word"))
         #expect(alice.comment == "note with, comma")
         #expect(alice.label == "example.com")
-        #expect(alice.port == 0 && alice.protocol == "https" && alice.path == "")
+        #expect(alice.port == 0 && alice.protocol == "https" && alice.path == "/login")
         #expect(alice.synchronizable)
 
         let bob = try #require(item(items, "shop.example", "bob"))
@@ -143,5 +143,17 @@ import KeyshelfVault
         let source = try ImportSource(table: table, path: "t.csv", format: nil)
         #expect(source.failed.map(\.server) == ["https://x.example:0/"])
         #expect(source.skipped.map(\.server) == ["ftp://files.example/"])
+    }
+
+    @Test(arguments: [
+        ("https://a.example.com/login", "/login"),
+        ("https://alice:pw@a.example.com:8443/a/b?next=/x#top", "/a/b"),
+        ("https://a.example.com/", ""),
+        ("https://a.example.com", ""),
+        ("https://a.example.com?q=1", ""),
+        ("a.example.com/sign-in", "/sign-in"),
+    ])
+    func theURLPathIsKeptWithoutQueryOrFragment(url: String, path: String) {
+        #expect(RowMapper.path(of: url) == path)
     }
 }

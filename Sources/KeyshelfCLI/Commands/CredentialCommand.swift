@@ -14,6 +14,7 @@ struct CredentialCommand: Command {
             works too: git config --global credential.helper "/usr/local/bin/keyshelf credential"
             Standard output belongs to git; prompts and dialogs use the terminal only.
             Without a terminal and without a master password, get prints nothing.
+            Without a terminal, shared credentials are released only with --yes.
             """)
 
     enum Operation: String { case get, store, erase }
@@ -56,16 +57,26 @@ struct CredentialCommand: Command {
     }
 
     /// Login-flow steps 1–3 without saving (git calls `store` after a success).
+    /// Without a terminal there is no step 3: steps 1–2 are `Keyshelf.get`,
+    /// whose error names a release declined for want of a terminal.
     private func get(server: ServerName, credential: GitCredential, shelf: Keyshelf, context: CommandContext) throws {
-        let prompt: any LoginPrompt = context.terminal().map(TerminalLoginPrompt.init) ?? NoLoginPrompt()
-        let result: LoginResult
+        let record: CredentialRecord
         do {
-            result = try LoginFlow(prompt: prompt, saveOnSuccess: false).run(shelf, server: server, account: credential.username)
+            if let terminal = context.terminal() {
+                record = try LoginFlow(prompt: TerminalLoginPrompt(terminal: terminal), saveOnSuccess: false)
+                    .run(shelf, server: server, account: credential.username).record
+            } else {
+                record = try shelf.get(server: server, account: credential.username)
+            }
+        } catch let error as KeychainError where error.status == .itemNotFound {
+            return
         } catch let error as KeychainError where error.status == .userCanceled {
+            // git itself only says "terminal prompts disabled"; stdout stays git's.
+            if context.unattendedConsent.declinedAny { context.note(error.reason + Self.yesHint) }
             return
         }
-        guard let password = result.record.password,
-              var answer = GitCredential.answer(username: result.record.account, password: password) else {
+        guard let password = record.password,
+              var answer = GitCredential.answer(username: record.account, password: password) else {
             context.note("the saved credential for \(server.display) contains a newline or NUL, which git cannot carry; not sent")
             return
         }
@@ -77,9 +88,13 @@ struct CredentialCommand: Command {
         guard let username = credential.username, !username.isEmpty, let password = credential.password else { return }
         let result = try shelf.save(server: server, account: username, password: password)
         if result.declined {
-            context.note("kept the saved password for \(InertText.quoted(username)) on \(server.display): the update was declined")
+            context.note("kept the saved password for \(InertText.quoted(username)) on \(server.display): the update was declined"
+                         + (context.unattendedConsent.declinedAny ? Self.yesHint : ""))
         }
     }
+
+    /// Added to a consent decline that happened because nobody could be asked.
+    static let yesHint = "; with no terminal to ask, use 'keyshelf credential --yes' as the helper"
 
     /// git reports a credential that was refused: delete it, after consent.
     private func erase(server: ServerName, credential: GitCredential, shelf: Keyshelf, context: CommandContext) throws {
@@ -89,7 +104,8 @@ struct CredentialCommand: Command {
         } catch let error as KeychainError where error.status == .itemNotFound {
             return
         } catch let error as KeychainError where error.status == .userCanceled {
-            context.note("kept the saved password for \(InertText.quoted(username)) on \(server.display): deleting it was declined")
+            context.note("kept the saved password for \(InertText.quoted(username)) on \(server.display): deleting it was declined"
+                         + (context.unattendedConsent.declinedAny ? Self.yesHint : ""))
         }
     }
 }

@@ -27,9 +27,18 @@ struct RmCommand: Command {
         let account = try ServerArgument.account(account)
         let session = try VaultAccess.unlock(options, context)
         defer { session.lock() }
-        let count = try VaultAccess.shelf(session, yes: options.yes, context)
+        let stores = try VaultAccess.shelf(session, yes: options.yes, context)
             .delete(server: serverName, account: account, in: options.scope)
-        context.note("deleted the password for \(InertText.quoted(account)) on \(serverName.display)" + (count > 1 ? " from both stores" : ""))
+        context.note("deleted the password for \(InertText.quoted(account)) on \(serverName.display) \(Self.from(stores))")
         return .success
+    }
+
+    /// "from the local store", "from the shared credentials" or "from both stores".
+    static func from(_ stores: [Store]) -> String {
+        switch (stores.contains(.local), stores.contains(.shared)) {
+        case (true, true): "from both stores"
+        case (true, false): "from the local store"
+        default: "from the shared credentials"
+        }
     }
 }

@@ -58,7 +58,16 @@ enum VaultAccess {
             return { session }
         }
         let password = try masterPassword(options, context)
-        return { try directory.unlock(password: password) }
+        return { try noteMissingFiles(directory.unlock(password: password), context) }
+    }
+
+    /// Says once on standard error that `shared.vault` is missing (it then
+    /// reads as empty; docs/vault-format.md), and returns `session`.
+    static func noteMissingFiles(_ session: VaultSession, _ context: CommandContext) -> VaultSession {
+        if session.isSharedFileMissing {
+            context.note("note: \(session.directory.url.appendingPathComponent("shared.vault").path) is missing; the shared credentials read as empty (restore it from backups/ or your sync copy)")
+        }
+        return session
     }
 
     /// The session of the unlocked agent for `directory` (issue 6); nil with
@@ -68,7 +77,7 @@ enum VaultAccess {
     static func agentSession(_ directory: VaultDirectory, _ options: SharedOptions, _ context: CommandContext) throws -> VaultSession? {
         guard !options.noAgent else { return nil }
         do {
-            return try AgentClient.openSession(for: directory, environment: context.environment)
+            return try AgentClient.openSession(for: directory, environment: context.environment).map { noteMissingFiles($0, context) }
         } catch let error as AgentError {
             context.note("not using the agent: \(error.reason)")
             return nil

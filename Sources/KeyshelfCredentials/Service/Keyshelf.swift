@@ -244,10 +244,10 @@ public final class Keyshelf {
 
     /// `keyshelf rm`: deletes `account` at `server` from the stores in
     /// `filter`, asking consent (`.delete`) once.
-    /// - Returns: how many items were deleted (1 or 2).
+    /// - Returns: the stores it was deleted from (one or both, local first).
     /// - Throws: `errSecItemNotFound` when no store has it, `errSecUserCanceled`.
     @discardableResult
-    public func delete(server: ServerName, account: String, in filter: StoreFilter = .both) throws -> Int {
+    public func delete(server: ServerName, account: String, in filter: StoreFilter = .both) throws -> [Store] {
         let now = Date()
         return try mutate { items, consent in
             let query = ItemQuery.internet(server, account: account)
@@ -258,13 +258,13 @@ public final class Keyshelf {
             guard consent.ask(.delete(server: server, account: account)) != .declined else {
                 throw KeychainError.canceled("deleting the password for \(InertText.quoted(account)) on \(server.display) was declined")
             }
-            var count = 0
+            var deleted: [Store] = []
             for store in stores {
                 var local = LocalStore(items: items[store])
-                count += try local.delete(query, now: now)
+                if try local.delete(query, now: now) > 0 { deleted.append(store) }
                 items[store] = local.items
             }
-            return count
+            return deleted
         }
     }
 

@@ -7,6 +7,9 @@ public struct ImportCandidate: Sendable {
     public let position: RowPosition
     /// The row's URL, normalised (DESIGN §1).
     public let server: ServerName
+    /// The URL's path (`/login`), kept so that export writes the URL the user
+    /// had; "" when it is empty or "/". Query and fragment are dropped.
+    public let path: String
     /// The user name.
     public let account: String
     /// The password, still in the file's sodium-memory arena.

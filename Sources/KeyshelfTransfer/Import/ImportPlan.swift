@@ -135,7 +135,7 @@ public struct ImportPlan: Sendable {
     private func newItem(_ candidate: ImportCandidate, id: UUID, now: Date) -> Item {
         Item(id: id, itemClass: .internetPassword, account: candidate.account,
              server: candidate.server.host, protocol: candidate.server.scheme, port: candidate.server.port,
-             label: candidate.label, comment: candidate.comment, otpauth: candidate.otpauth,
+             path: candidate.path, label: candidate.label, comment: candidate.comment, otpauth: candidate.otpauth,
              creationDate: now, modificationDate: now, accessible: .whenUnlocked,
              synchronizable: store == .shared, password: candidate.password)
     }

@@ -5,8 +5,8 @@ import KeyshelfCrypto
 ///
 /// The mapping (documented for users in docs/import.md):
 /// - URL → `ServerName` (IDN to A-label, default port folded, user info,
-///   path, query and fragment dropped). A Bitwarden `login_uri` holding
-///   several URIs uses the first http(s) one.
+///   query and fragment dropped) and `path` (kept as written, "" for "/").
+///   A Bitwarden `login_uri` holding several URIs uses the first http(s) one.
 /// - `android://…` / `androidapp://…` entries, other non-web schemes
 ///   (`chrome://`, `ftp://`), Bitwarden items whose type is not `login` and
 ///   LastPass secure notes (`http://sn`) are **skipped**: they are not web logins.
@@ -75,7 +75,7 @@ struct RowMapper {
         }
         let title = text(row, .title).trimmingSpaces()
         return .candidate(ImportCandidate(
-            position: position, server: server, account: account, password: password,
+            position: position, server: server, path: Self.path(of: chosen), account: account, password: password,
             label: title.isEmpty ? server.display : title,
             comment: text(row, .notes),
             otpauth: Self.otpauth(text(row, .otpauth).trimmingSpaces(), server: server, account: account)))
@@ -112,6 +112,16 @@ struct RowMapper {
         let authorityEnd = url[authorityStart...].firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? url.endIndex
         guard let at = url[authorityStart..<authorityEnd].lastIndex(of: "@") else { return url }
         return String(url[..<authorityStart]) + String(url[url.index(after: at)...])
+    }
+
+    /// The path of `url` as written (`/login`): from the end of the authority
+    /// to the query or fragment; "" when that is empty or "/".
+    static func path(of url: String) -> String {
+        let authorityStart = schemeEnd(of: url).map { url.index($0, offsetBy: 3) } ?? url.startIndex
+        guard let start = url[authorityStart...].firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) else { return "" }
+        let end = url[start...].firstIndex(where: { $0 == "?" || $0 == "#" }) ?? url.endIndex
+        let path = String(url[start..<end])
+        return path == "/" ? "" : path
     }
 
     /// `value` when it is an `otpauth://` URI; a bare secret wrapped in one; "" for "".
