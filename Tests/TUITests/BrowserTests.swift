@@ -10,8 +10,10 @@ import KeyshelfVault
     }
 
     func app(_ shelf: FakeShelf = FakeShelf(), rows: Int = 30, columns: Int = 100, keys: [Key?],
-             clock: Clock = Clock(), configuration: TUIConfiguration = TUIConfiguration()) -> (ShelfApp, RecordingScreen, ShelfApp.Exit) {
+             clock: Clock = Clock(), configuration: TUIConfiguration = TUIConfiguration(),
+             keepsFrames: Bool = false) -> (ShelfApp, RecordingScreen, ShelfApp.Exit) {
         let screen = RecordingScreen(rows: rows, columns: columns)
+        screen.keepsFrames = keepsFrames
         screen.pendingKeys = keys
         let (clipboard, _) = recordingClipboard()
         let app = ShelfApp(screen: screen, shelf: shelf, configuration: configuration, clipboard: clipboard, clock: { clock.now })
@@ -195,7 +197,19 @@ import KeyshelfVault
         #expect(writes().count == 1)
         clock.now += 2
         clipboard.tick(now: clock.now)
-        #expect(String(decoding: writes()[1], as: UTF8.self) == "\u{1B}]52;c;\u{07}")
+        // A space, not an empty payload: tmux ignores an empty OSC 52 and would keep the password.
+        #expect(String(decoding: writes()[1], as: UTF8.self) == "\u{1B}]52;c;IA==\u{07}")
+    }
+
+    @Test func lockOverwritesTheCopiedPasswordWithASpace() {
+        let screen = RecordingScreen()
+        screen.pendingKeys = [.tab, .character("c"), .character("X")]
+        let (clipboard, writes) = recordingClipboard()
+        let app = ShelfApp(screen: screen, shelf: FakeShelf(), clipboard: clipboard, clock: { Clock().now })
+        #expect(app.run() == .locked)
+        #expect(writes().map { String(decoding: $0, as: UTF8.self) } == [
+            "\u{1B}]52;c;\(Data("pw-anna".utf8).base64EncodedString())\u{07}", "\u{1B}]52;c;IA==\u{07}",
+        ])
     }
 
     @Test func revealAsksTheMasterPasswordForUserPresenceItems() {
@@ -207,6 +221,55 @@ import KeyshelfVault
         #expect(right.1.text.contains("pw-anna"))
         let plain = app(FakeShelf(), keys: [.tab, .character("r")])
         #expect(plain.1.text.contains("pw-anna"))
+    }
+
+    @Test func aWrongMasterPasswordKeepsThePromptOpenForAnotherTry() throws {
+        let shelf = FakeShelf()
+        shelf.items[0].requiresUserPresence = true
+        let (_, screen, _) = app(shelf, keys: [.tab, .character("r")] + chars("nope") + [.enter] + chars("master") + [.enter], keepsFrames: true)
+        #expect(screen.text.contains("pw-anna"))
+        let retry = try #require(screen.frames.first { $0.contains("Wrong master password (errSecAuthFailed -25293); try again") })
+        #expect(retry.contains("Master Password"))
+        let masks = retry.split(separator: "\n").filter { $0.contains("•") && !$0.contains("r reveal") }
+        #expect(masks.isEmpty, "the field is cleared for the next try")
+    }
+
+    @Test func keysTypedAfterAWrongMasterPasswordNeverReachTheBrowser() {
+        let shelf = FakeShelf()
+        shelf.items[0].requiresUserPresence = true
+        // Typed as if the prompt had closed: `d` would open the delete dialog, Tab then Enter would delete.
+        let (_, screen, _) = app(shelf, keys: [.tab, .character("r")] + chars("nope") + [.enter, .character("d"), .tab, .enter, .escape],
+                                 keepsFrames: true)
+        #expect(!screen.frames.contains { $0.contains("Delete Saved Password?") })
+        #expect(shelf.items.count == 5)
+        #expect(!screen.text.contains("pw-anna"))
+    }
+
+    @Test func threeWrongMasterPasswordsCloseThePromptWithTheError() {
+        let shelf = FakeShelf()
+        shelf.items[0].requiresUserPresence = true
+        let wrong = chars("nope") + [.enter]
+        let (_, screen, _) = app(shelf, keys: [.tab, .character("c")] + wrong + wrong + wrong)
+        #expect(!screen.text.contains("Master Password"))
+        #expect(screen.text.contains("Not copied: wrong master password (errSecAuthFailed -25293)"))
+    }
+
+    @Test func theSelectionSurvivesALockAndUnlock() throws {
+        let shelf = FakeShelf()
+        for keys: [Key?] in [[.tab, .character("j")], [.character("j"), .character("j")]] {
+            let (locked, _, exit) = app(shelf, keys: keys + [.character("X")])
+            #expect(exit == .locked)
+            let selection = try #require(locked.selection)
+            // After unlock the TUI makes a new browser, which starts on the first account, and hands it the selection.
+            let (clipboard, _) = recordingClipboard()
+            let unlocked = ShelfApp(screen: RecordingScreen(), shelf: shelf, clipboard: clipboard)
+            #expect(unlocked.selectedRecord?.account == "anna")
+            unlocked.restore(selection)
+            #expect(unlocked.selectedDomain?.title == locked.selectedDomain?.title)
+            #expect(unlocked.selectedRecord?.account == locked.selectedRecord?.account)
+            #expect(unlocked.selectedRecord?.account != "anna")
+            #expect(unlocked.pane == locked.pane)
+        }
     }
 
     @Test func xLocksAndIdleLocksAfterTheConfiguredTime() {

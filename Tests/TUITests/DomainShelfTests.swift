@@ -81,6 +81,40 @@ import KeyshelfVault
         #expect(right.text.contains("pw-deploy"))
     }
 
+    /// A vault that counts master-password checks (each one is an Argon2id run on a real vault).
+    final class CountingVault: CredentialVault {
+        let base: MemoryVault
+        var checks = 0
+        init(_ base: MemoryVault) { self.base = base }
+        func loadItems() throws -> StoredItems { try base.loadItems() }
+        func modifyItems<T>(_ body: (inout StoredItems) throws -> T) throws -> T { try base.modifyItems(body) }
+        func verifyPassword(_ password: Secret) -> Bool {
+            checks += 1
+            return base.verifyPassword(password)
+        }
+    }
+
+    @Test func aWrongMasterPasswordCanBeRetriedAndEachTryIsCheckedOnce() throws {
+        let vault = CountingVault(try vault())
+        let screen = RecordingScreen()
+        screen.keepsFrames = true
+        screen.pendingKeys = [.character("j"), .tab, .character("r")] + "nope".map { Key.character($0) } + [.enter]
+            + "correct horse".map { Key.character($0) } + [.enter]
+        let (clipboard, _) = recordingClipboard()
+        _ = ShelfApp(screen: screen, shelf: try KeyshelfShelf(vault: vault), clipboard: clipboard).run()
+        #expect(screen.frames.contains { $0.contains("Wrong master password (errSecAuthFailed -25293); try again") })
+        #expect(screen.text.contains("pw-deploy"))
+        #expect(vault.checks == 2, "the facade's check of the accepted password is not a second Argon2id run")
+    }
+
+    @Test func threeWrongMasterPasswordsEndWithTheAuthFailedStatus() throws {
+        let wrong = "nope".map { Key.character($0) } + [.enter]
+        let screen = try run(try vault(), [.character("j"), .tab, .character("r")] + wrong + wrong + wrong)
+        #expect(!screen.text.contains("Master Password"))
+        #expect(!screen.text.contains("pw-deploy"))
+        #expect(screen.text.contains("errSecAuthFailed"))
+    }
+
     @Test func theMasterPasswordPromptNamesTheActionInFullWithItsOwnKeys() throws {
         let vault = try vault()
         // Input ends while the prompt is open (a cancel): the frames show it on a 60-column screen.

@@ -198,6 +198,15 @@ import KeyshelfVault
             Thread.sleep(forTimeInterval: 0.03)
         }
         #expect(buffer == "pw-anna")
+        // Locking overwrites it: tmux's newest buffer no longer holds the password.
+        try tmux.send("X")
+        try tmux.waitFor("Unlock keyshelf")
+        let cleared = Date().addingTimeInterval(5)
+        while Date() < cleared, buffer == "pw-anna" {
+            buffer = try tmux.tmux(["show-buffer"])
+            Thread.sleep(forTimeInterval: 0.03)
+        }
+        #expect(buffer == " ")
     }
 
     @Test func idleAutoLockReturnsToTheUnlockScreen() throws {

@@ -35,7 +35,9 @@ final class FakeShelf: Shelf {
 
     func password(of record: ShelfEntry, for purpose: RevealPurpose, prompts: UserPrompts) throws -> Secret {
         if record.requiresUserPresence {
-            guard let typed = prompts.askMasterPassword(reason: "\(purpose.rawValue) \(record.account)") else { throw ConsentDeclined("no master password") }
+            guard let typed = prompts.askMasterPassword(reason: "\(purpose.rawValue) \(record.account)", verify: { [master] in
+                $0.unsafeString() == master
+            }) else { throw ConsentDeclined("no master password") }
             guard typed.unsafeString() == master else { throw TestError(message: "wrong master password (errSecAuthFailed -25293)") }
         }
         return Secret(utf8: passwords[record.id]!)

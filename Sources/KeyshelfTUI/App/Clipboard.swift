@@ -4,11 +4,19 @@ import KeyshelfCrypto
 /// Copies text to the system clipboard and clears it after a delay unless it changed.
 ///
 /// Always writes OSC 52 to the terminal (works over SSH and in tmux with
-/// `set-clipboard on`); also pipes to `wl-copy` (Wayland) or `xclip` (X11)
+/// `set-clipboard on`, which keeps every copy in tmux's buffer list); also pipes to `wl-copy` (Wayland) or `xclip` (X11)
 /// when one is on PATH and its display is set. Clearing checks with
 /// `wl-paste`/`xclip -o` that our value is still there; with OSC 52 alone
 /// it clears only if nothing else was copied through keyshelf meanwhile.
+///
+/// Clearing overwrites the clipboard with `clearValue` rather than sending an
+/// empty OSC 52 payload: tmux ignores empty or invalid payloads, so an empty
+/// "clear" would leave the password in its paste buffer. tmux still keeps
+/// the password's own buffer in its history, which OSC 52 cannot delete
+/// (docs/tui.md, Clipboard).
 public final class Clipboard {
+    /// What clearing puts on the clipboard: one space (base64 `IA==`), a payload every OSC 52 consumer accepts.
+    static let clearValue: [UInt8] = [0x20]
     /// Seconds before a copied value is cleared.
     public let clearAfter: Double
     private var clearAt: Date?
@@ -58,7 +66,7 @@ public final class Clipboard {
     /// Clears our value from the clipboard now (on lock and quit), unless something else replaced it.
     public func clearNow() {
         guard let copied else { return }
-        if stillOurs(copied) { send([]) }
+        if stillOurs(copied) { send(Clipboard.clearValue) }
         self.copied = nil
         clearAt = nil
     }

@@ -9,6 +9,7 @@ import KeyshelfVault
 /// and every import rule is KeyshelfTransfer's (`Importer` on the facade's vault).
 public final class KeyshelfShelf: Shelf {
     private let keyshelf: Keyshelf
+    private let vault: PromptCheckedVault
     private let onLock: () -> Void
     private var entries: [CredentialEntry] = []
 
@@ -17,7 +18,8 @@ public final class KeyshelfShelf: Shelf {
     ///   - onLock: wipes the keys (e.g. `VaultSession.lock`).
     /// - Throws: the vault's error when it cannot be read.
     public init(vault: any CredentialVault, onLock: @escaping () -> Void = {}) throws {
-        keyshelf = try Keyshelf(vault: vault)
+        self.vault = PromptCheckedVault(vault)
+        keyshelf = try Keyshelf(vault: self.vault)
         self.onLock = onLock
     }
 
@@ -50,12 +52,13 @@ public final class KeyshelfShelf: Shelf {
 
     /// Runs `body` with the facade asking through `prompts`; a declined dialog becomes `ConsentDeclined`.
     private func asking<T>(_ prompts: UserPrompts, _ body: () throws -> T) throws -> T {
-        let bridge = PromptBridge(prompts)
+        let bridge = PromptBridge(prompts, verify: vault.verifyForPrompt)
         keyshelf.consent = bridge
         keyshelf.userPresence = bridge
         defer {
             keyshelf.consent = DeclineAll()
             keyshelf.userPresence = nil
+            vault.forget()
         }
         do {
             return try body()
@@ -95,7 +98,7 @@ public final class KeyshelfShelf: Shelf {
 
     public func login(server: String, prompts: UserPrompts) throws -> ShelfEntry? {
         let name = try ServerName(parsing: server)
-        let result = try asking(prompts) { try keyshelf.login(server: name, prompt: PromptBridge(prompts)) }
+        let result = try asking(prompts) { try keyshelf.login(server: name, prompt: PromptBridge(prompts, verify: vault.verifyForPrompt)) }
         _ = try records()
         guard let match = entries.first(where: {
             $0.account == result.record.account && $0.store == result.record.store && $0.server == result.record.server
@@ -108,7 +111,7 @@ public final class KeyshelfShelf: Shelf {
     }
 
     public func commitImport(_ plan: ImportPlan, prompts: UserPrompts) throws -> ImportReport {
-        let report = try Importer.commit(plan, vault: keyshelf.vault, consent: PromptBridge(prompts))
+        let report = try Importer.commit(plan, vault: keyshelf.vault, consent: PromptBridge(prompts, verify: vault.verifyForPrompt))
         try keyshelf.reload()
         return report
     }
@@ -124,8 +127,13 @@ public final class KeyshelfShelf: Shelf {
 /// runs on one thread and this object never leaves it.
 final class PromptBridge: Consent, UserPresencePrompt, LoginPrompt, @unchecked Sendable {
     private weak var prompts: UserPrompts?
+    private let verify: (Secret) -> Bool
 
-    init(_ prompts: UserPrompts) { self.prompts = prompts }
+    /// - Parameter verify: checks a typed master password, so the prompt can offer another try.
+    init(_ prompts: UserPrompts, verify: @escaping (Secret) -> Bool) {
+        self.prompts = prompts
+        self.verify = verify
+    }
 
     func ask(_ request: ConsentRequest) -> ConsentAnswer {
         guard let index = prompts?.ask(title: request.title, message: request.message, buttons: request.buttons) else {
@@ -135,7 +143,7 @@ final class PromptBridge: Consent, UserPresencePrompt, LoginPrompt, @unchecked S
     }
 
     func askMasterPassword(reason: String) -> Secret? {
-        prompts?.askMasterPassword(reason: reason)
+        prompts?.askMasterPassword(reason: reason, verify: verify)
     }
 
     func credential(for server: ServerName, account: String?, suggestion: Secret, failedAttempts: Int) -> PromptedCredential? {

@@ -11,7 +11,12 @@ public protocol UserPrompts: AnyObject {
     /// chosen index, or nil when declined (Esc, `n`, or the safe button).
     func ask(title: String, message: String, buttons: [String]) -> Int?
     /// The master password, re-asked before a `userPresence` item is released; nil when canceled.
-    func askMasterPassword(reason: String) -> Secret?
+    ///
+    /// `verify` checks a typed password (the vault's check); a wrong one keeps the
+    /// prompt open for another try, so later keys never reach the browser. After
+    /// `masterPasswordTries` wrong ones the last is returned, and the domain
+    /// layer's own check then fails with `errSecAuthFailed`.
+    func askMasterPassword(reason: String, verify: (Secret) -> Bool) -> Secret?
     /// Login-flow step 3 (DESIGN §4): an account and password for `server`,
     /// offering `suggestion` (a generated password); nil when canceled.
     func askCredential(server: String, account: String?, suggestion: Secret, failedAttempts: Int) -> (account: String, password: Secret)?

@@ -109,19 +109,33 @@ extension ShelfApp: UserPrompts {
         return accepted ? password : nil
     }
 
+    /// How many wrong master passwords the prompt takes before it gives up.
+    static let masterPasswordTries = 3
+
     /// Asks the master password again (for userPresence items); nil when canceled.
-    /// - Parameter reason: what it is for, from the domain layer ("copy the password for …"),
-    ///   shown wrapped above the field.
-    public func askMasterPassword(reason: String) -> Secret? {
+    ///
+    /// A wrong password (`verify` says no) clears the field and shows an error in
+    /// the prompt, which stays open: Esc cancels. The `masterPasswordTries`-th wrong
+    /// one is returned, so the caller's check reports `errSecAuthFailed`.
+    /// - Parameters:
+    ///   - reason: what it is for, from the domain layer ("copy the password for …"),
+    ///     shown wrapped above the field.
+    ///   - verify: whether a typed password is the master password.
+    public func askMasterPassword(reason: String, verify: (Secret) -> Bool) -> Secret? {
         let field = SecretField()
         defer { field.clear() }
         let form = Form(title: "Master Password", message: "Type the master password to \(reason).",
                         fields: [Form.Field(label: "Password", input: .secret(field))])
         var typed: Secret?
+        var wrongTries = 0
         run(form) {
             guard !field.isEmpty else { return "Type the master password, or Esc to cancel." }
-            typed = field.secret()
-            return nil
+            let attempt = field.secret()
+            field.clear()
+            if verify(attempt) { typed = attempt; return nil }
+            wrongTries += 1
+            if wrongTries >= Self.masterPasswordTries { typed = attempt; return nil }
+            return "Wrong master password (errSecAuthFailed -25293); try again."
         }
         return typed
     }

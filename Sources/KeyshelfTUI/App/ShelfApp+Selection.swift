@@ -1,0 +1,39 @@
+import Foundation
+import KeyshelfVault
+
+extension ShelfApp {
+    /// The browser's selection by identity (domain, account, store, pane), kept
+    /// across a lock so the unlocked browser shows the same place. No secret inside.
+    public struct Selection: Equatable, Sendable {
+        /// The domain pane's title (`server` or `server:port`).
+        public var server: String
+        /// The selected account of that domain, nil when the domain has none selected.
+        public var account: String?
+        public var store: Store?
+        var pane: Pane
+    }
+
+    /// What is selected now; nil when the shelf is empty.
+    public var selection: Selection? {
+        guard let domain = selectedDomain else { return nil }
+        let record = selectedRecord
+        return Selection(server: domain.title, account: record?.account, store: record?.store, pane: pane)
+    }
+
+    /// Selects `selection` again when its domain (and account) is still shown;
+    /// keeps the current selection when it is gone. Clears any search first.
+    public func restore(_ selection: Selection) {
+        if !searchField.text.isEmpty {
+            searchField = TextField()
+            applySearch()
+        }
+        guard let position = index.position(ofTitle: selection.server) else { return }
+        domainList.select(position)
+        accountList = ListState()
+        let match = index.records.first {
+            $0.serverWithPort == selection.server && $0.account == selection.account && $0.store == selection.store
+        }
+        syncAccounts(select: match?.id)
+        pane = selection.pane
+    }
+}
