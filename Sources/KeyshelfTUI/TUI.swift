@@ -86,6 +86,8 @@ public enum TUI {
         let screen = CursesScreen(theme: theme, useColor: !noColor)
         defer { screen.stop() }
         var firstStatus = problems.first
+        // Where the user was when the vault locked: server, account, pane; no secret.
+        var selection: ShelfApp.Selection?
         while true {
             if session == nil {
                 session = UnlockScreen(screen: screen, directory: directory).run()
@@ -103,6 +105,7 @@ public enum TUI {
                 return fail("\(error)", code: (error as? VaultError)?.exitCode ?? 1)
             }
             let app = ShelfApp(screen: screen, shelf: shelf, configuration: configuration, title: title)
+            if let selection { app.restore(selection) }
             if let message = firstStatus {
                 app.setStatus(message, error: true)
                 firstStatus = nil
@@ -115,6 +118,7 @@ public enum TUI {
                 unlocked.lock()
                 return 0
             case .locked:
+                selection = app.selection
                 session = nil
             }
         }

@@ -222,4 +222,15 @@ import KeyshelfVault
         try tmux.send("Enter")
         try tmux.waitFor("bücher.example")
     }
+
+    @Test func lockAndUnlockKeepTheSelectedDomain() throws {
+        let tmux = try started()
+        try tmux.send("j")
+        try tmux.waitFor("Accounts of git.example.org:8443")
+        try tmux.send("X")
+        try tmux.waitFor("Unlock keyshelf")
+        try tmux.type("e2e-master")
+        try tmux.send("Enter")
+        try tmux.waitFor("Accounts of git.example.org:8443")
+    }
 }
