@@ -146,6 +146,9 @@ import Testing
         #expect(declined.message == "export declined (errSecUserCanceled -128)")
         #expect(ErrorReport.describe(UsageError("unknown option '--x'")).message == "unknown option '--x'")
         #expect(ErrorReport.describe(CLIError(.failure, "cannot read")).message == "cannot read")
+        let io = ErrorReport.describe(VaultError(.io, file: "/v/local.vault", reason: "cannot open the file: Permission denied"))
+        #expect(io.code == .failure)
+        #expect(io.message == "/v/local.vault: cannot open the file: Permission denied")
     }
 
     @Test func quotedNamesCannotEndTheQuoteOrReachTheTerminal() {

@@ -233,4 +233,20 @@ import KeyshelfVault
         try tmux.send("Enter")
         try tmux.waitFor("Accounts of git.example.org:8443")
     }
+
+    /// tmux sends `ESC [ 1 ~` / `ESC [ 4 ~` for Home / End, which the
+    /// xterm-256color entry does not name: they must move the cursor, never
+    /// read as Esc (which would close the form).
+    @Test func homeAndEndSequencesOutsideTerminfoMoveTheCursor() throws {
+        let tmux = try started()
+        try tmux.send("a")
+        try tmux.waitFor("Add Credential")
+        try tmux.type("ello")
+        try tmux.send("Home")
+        try tmux.type("h")
+        try tmux.send("End")
+        try tmux.type("!")
+        let screen = try tmux.waitFor("hello!")
+        #expect(screen.contains("Add Credential"))
+    }
 }

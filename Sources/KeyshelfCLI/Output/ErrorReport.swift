@@ -54,8 +54,10 @@ enum ErrorReport {
             return Description(code: ExitCode(rawValue: error.status.exitCode) ?? .failure, text: error.reason,
                                status: error.status.rawValue)
         case let error as VaultError:
+            // Plain I/O trouble (files, locks, links) has no Keychain status to look up.
+            let plainIO = [.io, .changedOnDisk, .locked].contains(error.code)
             return Description(code: ExitCode(rawValue: error.exitCode) ?? .failure, text: error.description,
-                               status: error.status)
+                               status: plainIO ? nil : error.status)
         default:
             return Description(code: .failure, text: String(describing: error))
         }

@@ -145,10 +145,25 @@ public final class CursesScreen: Screen {
         case OK where value == 0x1A:
             suspend()
             return .resize
+        case OK where value == 0x1B:
+            return readEscapeSequence(win)
         case OK: return Key(wideCharacter: UInt32(value))
         case KEY_CODE_YES: return CursesScreen.key(code: Int32(value))
         default: return nil
         }
+    }
+
+    /// After an Esc: a lone Esc is `.escape`; the bytes of a sequence curses
+    /// did not decode are already waiting (curses waited ESCDELAY for them),
+    /// so they are read without waiting and decoded whole (`EscapeSequence`).
+    private func readEscapeSequence(_ win: UnsafeMutablePointer<WINDOW>?) -> Key {
+        wtimeout(win, 0)
+        var tail: [UInt32] = []
+        var value: wint_t = 0
+        while !EscapeSequence.isComplete(tail), wget_wch(win, &value) == OK {
+            tail.append(UInt32(value))
+        }
+        return tail.isEmpty ? .escape : EscapeSequence.key(for: tail)
     }
 
     /// Ctrl-Z: raw mode keeps the terminal from stopping the process, so do
