@@ -36,7 +36,7 @@ public enum TransferError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .empty(path):
             "\(path) is empty: no header line"
         case let .notUTF8(path, line):
-            "\(path) line \(line): not UTF-8 text; export the file again as UTF-8 (nothing was imported)"
+            "\(path) line \(line): not UTF-8 text, or a NUL byte; export the file again as UTF-8 text (nothing was imported)"
         case let .malformed(path, line, reason):
             "\(path) line \(line): malformed CSV (\(reason)); nothing was imported"
         case let .unterminatedQuote(path, line):
