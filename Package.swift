@@ -21,8 +21,8 @@ let package = Package(
 
         .target(name: "KeyshelfCrypto", dependencies: ["CSodium", "CSystem"]),
         .target(name: "KeyshelfVault", dependencies: ["KeyshelfCrypto", "CSystem"]),
-        .target(name: "KeyshelfAgent", dependencies: ["KeyshelfVault", "KeyshelfCrypto", "CSystem"]),
         .target(name: "KeyshelfCredentials", dependencies: ["KeyshelfVault", "KeyshelfCrypto", "CIDN2", "CSystem"]),
+        .target(name: "KeyshelfAgent", dependencies: ["KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto", "CSystem"]),
         .target(name: "KeyshelfTransfer", dependencies: ["KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto", "CCSV"]),
         .target(name: "KeyshelfTUI", dependencies: ["KeyshelfCredentials", "KeyshelfTransfer", "KeyshelfVault", "KeyshelfAgent", "KeyshelfCrypto", "CCurses", "CSystem"]),
         .target(name: "KeyshelfCLI", dependencies: ["KeyshelfCredentials", "KeyshelfTransfer", "KeyshelfVault", "KeyshelfAgent", "KeyshelfCrypto", "KeyshelfTUI", "CSystem"]),
@@ -37,6 +37,6 @@ let package = Package(
         .testTarget(name: "TransferTests", dependencies: ["KeyshelfTransfer", "KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto"], resources: [.copy("Fixtures")]),
         .testTarget(name: "TUITests", dependencies: ["KeyshelfTUI", "KeyshelfTransfer", "KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto"]),
         .testTarget(name: "EndToEndTests", dependencies: ["keyshelf"]),
-        .testTarget(name: "AgentTests", dependencies: ["keyshelf", "KeyshelfAgent", "KeyshelfVault", "KeyshelfCrypto"]),
+        .testTarget(name: "AgentTests", dependencies: ["keyshelf", "KeyshelfAgent", "KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto"]),
     ]
 )

@@ -11,11 +11,12 @@ int keyshelf_disable_core_dumps(void) {
     return prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 }
 
-int keyshelf_peer_uid(int fd, uid_t *uid) {
+int keyshelf_peer_credentials(int fd, uid_t *uid, pid_t *pid) {
     struct ucred cred;
     socklen_t len = sizeof(cred);
     if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0) return -1;
     *uid = cred.uid;
+    *pid = cred.pid;
     return 0;
 }
 

@@ -1,6 +1,7 @@
 import CSystem
 import Foundation
 import Glibc
+import KeyshelfCredentials
 import KeyshelfCrypto
 import KeyshelfVault
 
@@ -12,6 +13,12 @@ import KeyshelfVault
 public enum AgentClient {
     /// Seconds a client waits for one reply before giving up.
     static let replyTimeoutSeconds = 5
+    /// Seconds a client waits for the reply to a credentials operation: longer
+    /// than the agent's own wait for the vault's lock (`AgentService.lockTimeoutSeconds`).
+    static let operationTimeoutSeconds = 15
+    /// Consent round trips one operation may take (a new question after each
+    /// answer means the vault changed meanwhile).
+    static let maximumConsentRounds = 4
     /// Seconds `unlock` waits for a newly started agent to listen.
     static let startTimeoutSeconds = 5.0
 
@@ -41,6 +48,58 @@ public enum AgentClient {
             _ = try? lock(location)
             return nil
         }
+    }
+
+    /// Runs `operation` in the unlocked agent of `vault`, which answers from
+    /// the vault it keeps open (docs/agent-protocol.md, "Operations"). Each
+    /// consent request the agent meets comes back here and is put to
+    /// `consent` (the client's terminal or the unattended policy); the
+    /// operation is then sent again with the answers so far.
+    /// - Parameter approveAll: the user's `--yes`: every request is approved
+    ///   in advance, so the agent needs no round trip to ask.
+    /// - Returns: nil when no agent is unlocked for `vault`, or when it hands
+    ///   the operation back (an item that re-asks the master password, a
+    ///   vault error, an agent too old for the operation): the caller then
+    ///   opens the vault itself (`openSession`, else the master password).
+    /// - Throws: `KeychainError` as the facade's method would (not found,
+    ///   declined, …); `AgentError` (unsafe socket directory, an agent of
+    ///   another uid, a broken reply).
+    public static func perform(_ operation: AgentOperation, for vault: VaultDirectory, environment: [String: String],
+                               consent: any Consent, approveAll: Bool) throws -> AgentResult? {
+        let location = AgentLocation(vault: vault, environment: environment)
+        var answers = ConsentAnswers(approveAll: approveAll)
+        for _ in 0..<maximumConsentRounds {
+            var request = FrameWriter()
+            request.integer(AgentProtocol.version)
+            request.integer(operation.code.rawValue)
+            request.operation(operation, answers: answers)
+            guard request.byteCount <= AgentProtocol.maximumRequestByteCount,
+                  let (reply, reader) = try exchange(location, request, timeoutSeconds: operationTimeoutSeconds) else { return nil }
+            var r = reader
+            do {
+                switch reply {
+                case .ok:
+                    let result = try r.result(of: operation)
+                    guard r.isAtEnd else { throw AgentProtocol.MalformedFrame(reason: "bytes after the result") }
+                    return result
+                case .consentNeeded:
+                    let question = try r.consentRequest()
+                    answers.given.append((question, consent.ask(question)))
+                case .failed:
+                    let code = try r.integer(Int32.self)
+                    let reason = try r.string()
+                    guard let status = KeychainStatus(rawValue: code), status != .success else {
+                        throw AgentProtocol.MalformedFrame(reason: "an unknown status \(code)")
+                    }
+                    throw KeychainError(status, reason)
+                case .locked, .useVault, .badRequest, .unsupportedVersion:
+                    return nil
+                }
+            } catch let error as AgentProtocol.MalformedFrame {
+                throw AgentError(.protocolError, "malformed agent reply: \(error.reason)")
+            }
+        }
+        throw AgentError(.protocolError, "the agent asked for consent \(maximumConsentRounds) times for one operation; the vault keeps changing, try again")
     }
 
     /// Locks the agent of `vault`: it wipes its keys and exits. For the
@@ -124,30 +183,40 @@ public enum AgentClient {
         var request = FrameWriter()
         request.integer(AgentProtocol.version)
         request.integer(AgentProtocol.Operation.lock.rawValue)
-        return try exchange(location, request) != nil
+        do {
+            return try exchange(location, request) != nil
+        } catch let error as AgentError where error.code == .otherVersion {
+            // An agent of another keyshelf version (upgraded while unlocked), checked
+            // to run under this uid: every version locks on SIGTERM.
+            guard let pid = error.agentPID, pid > 0, kill(pid, SIGTERM) == 0 else { throw error }
+            return true
+        }
     }
 
     // MARK: Plumbing
 
     /// Sends `request` and reads the reply's version and status byte.
     /// - Returns: nil when the directory or socket is absent or nobody listens.
-    private static func exchange(_ location: AgentLocation, _ request: FrameWriter) throws -> (AgentProtocol.Reply, FrameReader)? {
+    private static func exchange(_ location: AgentLocation, _ request: FrameWriter,
+                                 timeoutSeconds: Int = replyTimeoutSeconds) throws -> (AgentProtocol.Reply, FrameReader)? {
         guard try location.checkDirectory(create: false), let fd = try AgentSocket.connect(location.socketPath) else {
             return nil
         }
         defer { close(fd) }
-        let owner = try AgentSocket.peerUID(fd)
+        let (owner, pid) = try AgentSocket.peer(fd)
         guard owner == getuid() else {
             throw AgentError(.protocolError, "the agent socket \(location.socketPath) is served by uid \(owner), not by you; refusing to use it")
         }
-        AgentSocket.setTimeout(fd, seconds: replyTimeoutSeconds)
+        AgentSocket.setTimeout(fd, seconds: timeoutSeconds)
         try AgentSocket.send(fd, request)
-        guard let body = try AgentSocket.receive(fd) else { return nil }
+        guard let body = try AgentSocket.receive(fd, maximumByteCount: AgentProtocol.maximumReplyByteCount) else { return nil }
         var reader = FrameReader(body)
         do {
             let version = try reader.integer(UInt8.self)
             guard version == AgentProtocol.version else {
-                throw AgentError(.protocolError, "the agent speaks protocol version \(version), this keyshelf version \(AgentProtocol.version); run `keyshelf lock` and unlock again")
+                var error = AgentError(.otherVersion, "the agent speaks protocol version \(version), this keyshelf version \(AgentProtocol.version); run `keyshelf lock` and unlock again")
+                error.agentPID = pid
+                throw error
             }
             guard let reply = AgentProtocol.Reply(rawValue: try reader.integer(UInt8.self)) else {
                 throw AgentError(.protocolError, "unknown agent reply")

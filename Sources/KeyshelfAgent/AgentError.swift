@@ -8,9 +8,11 @@ public struct AgentError: Error, Equatable, CustomStringConvertible, Sendable {
         case unsafeDirectory
         /// The agent process could not be started or did not come up.
         case startFailed
-        /// The other end broke the protocol (bad frame, unknown version,
-        /// another uid, another vault).
+        /// The other end broke the protocol (bad frame, another uid, another vault).
         case protocolError
+        /// The agent runs another version of the protocol (keyshelf was
+        /// upgraded while it was unlocked); `agentPID` is its process.
+        case otherVersion
         /// A system call failed.
         case io
     }
@@ -18,6 +20,8 @@ public struct AgentError: Error, Equatable, CustomStringConvertible, Sendable {
     public var code: Code
     /// A sentence the user can act on.
     public var reason: String
+    /// For `.otherVersion`: the agent's pid (`SO_PEERCRED`, same uid checked).
+    public var agentPID: Int32?
 
     public init(_ code: Code, _ reason: String) {
         self.code = code

@@ -1,26 +1,40 @@
 import KeyshelfCrypto
 import KeyshelfVault
 
-/// The agent's wire format, version 1 (docs/agent-protocol.md is the
+/// The agent's wire format, version 2 (docs/agent-protocol.md is the
 /// byte-level reference). One request and one reply per connection, each a
-/// frame: a little-endian `u32` byte count, then that many bytes, at most
-/// `maximumFrameByteCount`. Frames are built and read in `SecureBytes`
-/// because some carry password keys.
+/// frame: a little-endian `u32` byte count, then that many bytes. Frames are
+/// built and read in `SecureBytes` because some carry password keys or
+/// passwords.
 enum AgentProtocol {
-    static let version: UInt8 = 1
-    /// Largest frame body accepted, in bytes.
-    static let maximumFrameByteCount = 16 * 1024
+    static let version: UInt8 = 2
+    /// Largest request body the agent accepts, in bytes (1 MiB: a request
+    /// carries at most one password).
+    static let maximumRequestByteCount = 1 << 20
+    /// Largest reply body a client accepts, in bytes (64 MiB: a listing of
+    /// 100 000 credentials is about 6 MiB).
+    static let maximumReplyByteCount = 64 << 20
     /// Largest number of password keys in one frame.
     static let maximumKeyCount = 8
+    /// Largest number of consent answers one request carries (one per round trip).
+    static let maximumAnswerCount = 8
 
     /// Request operation codes (request byte 1).
     enum Operation: UInt8 {
         case status = 1, unlock = 2, keys = 3, lock = 4
+        case get = 5, list = 6, search = 7, add = 8
     }
 
     /// Reply status codes (reply byte 1).
     enum Reply: UInt8 {
         case ok = 0, locked = 1, badRequest = 2, unsupportedVersion = 3
+        /// The operation needs the user's answer to a consent request first.
+        case consentNeeded = 4
+        /// The operation failed with a Keychain status (`KeychainError`).
+        case failed = 5
+        /// The agent cannot answer this one (an item that re-asks the master
+        /// password, a vault error): the client opens the vault itself.
+        case useVault = 6
     }
 
     struct MalformedFrame: Error {
@@ -28,13 +42,32 @@ enum AgentProtocol {
     }
 }
 
-/// Writes one frame body into a fixed `SecureBytes` buffer.
+/// Writes one frame body into a `SecureBytes` buffer that grows as needed
+/// (the old buffer is freed, and so wiped, by libsodium).
 struct FrameWriter {
-    let buffer = SecureBytes(byteCount: AgentProtocol.maximumFrameByteCount)
+    private(set) var buffer: SecureBytes
     private(set) var byteCount = 0
 
+    /// - Parameter capacity: initial buffer size in bytes.
+    init(capacity: Int = 4096) {
+        buffer = SecureBytes(byteCount: capacity)
+    }
+
+    private mutating func reserve(_ count: Int) {
+        guard byteCount + count > buffer.byteCount else { return }
+        var capacity = buffer.byteCount * 2
+        while capacity < byteCount + count { capacity *= 2 }
+        let grown = SecureBytes(byteCount: capacity)
+        grown.withUnsafeMutableBytes { out in
+            buffer.withUnsafeBytes { old in
+                out.baseAddress!.copyMemory(from: old.baseAddress!, byteCount: byteCount)
+            }
+        }
+        buffer = grown
+    }
+
     mutating func bytes(_ source: UnsafeRawBufferPointer) {
-        precondition(byteCount + source.count <= buffer.byteCount, "agent frame too large")
+        reserve(source.count)
         buffer.withUnsafeMutableBytes { out in
             if let base = source.baseAddress, source.count > 0 {
                 (out.baseAddress! + byteCount).copyMemory(from: base, byteCount: source.count)
@@ -47,11 +80,25 @@ struct FrameWriter {
         withUnsafeBytes(of: value.littleEndian) { bytes($0) }
     }
 
-    /// `u16` byte count, then UTF-8.
+    /// `u32` byte count, then UTF-8.
     mutating func string(_ value: String) {
-        let utf8 = Array(value.utf8)
-        integer(UInt16(utf8.count))
-        utf8.withUnsafeBytes { bytes($0) }
+        var value = value
+        value.withUTF8 { utf8 in
+            integer(UInt32(utf8.count))
+            bytes(UnsafeRawBufferPointer(utf8))
+        }
+    }
+
+    /// `u8` 0, or `u8` 1 then the string.
+    mutating func optionalString(_ value: String?) {
+        integer(UInt8(value == nil ? 0 : 1))
+        if let value { string(value) }
+    }
+
+    /// `u32` byte count, then the secret's bytes.
+    mutating func secret(_ value: Secret) {
+        integer(UInt32(value.byteCount))
+        value.withUnsafeBytes { bytes($0) }
     }
 
     /// `u8` count, then per key: `u64` opslimit, `u64` memlimit bytes,
@@ -97,8 +144,17 @@ struct FrameReader {
         return buffer.withUnsafeBytes { T(littleEndian: $0.loadUnaligned(fromByteOffset: range.lowerBound, as: T.self)) }
     }
 
+    /// A `u8` that must be 0 or 1.
+    mutating func flag() throws -> Bool {
+        switch try integer(UInt8.self) {
+        case 0: return false
+        case 1: return true
+        default: throw AgentProtocol.MalformedFrame(reason: "a flag that is neither 0 nor 1")
+        }
+    }
+
     mutating func string() throws -> String {
-        let count = Int(try integer(UInt16.self))
+        let count = Int(try integer(UInt32.self))
         let range = try take(count)
         return try buffer.withUnsafeBytes {
             guard let text = String(validating: UnsafeRawBufferPointer(rebasing: $0[range]).assumingMemoryBound(to: UInt8.self), as: UTF8.self) else {
@@ -106,6 +162,16 @@ struct FrameReader {
             }
             return text
         }
+    }
+
+    mutating func optionalString() throws -> String? {
+        try flag() ? try string() : nil
+    }
+
+    /// A copy of the secret bytes in its own sodium buffer.
+    mutating func secret() throws -> Secret {
+        let range = try take(Int(try integer(UInt32.self)))
+        return Secret(buffer.copy(range: range))
     }
 
     mutating func keys() throws -> [VaultPasswordKey] {

@@ -1,12 +1,15 @@
 import Glibc
+import KeyshelfCredentials
 import KeyshelfCrypto
 import KeyshelfVault
 
-/// The agent process: holds one vault's password keys in sodium memory and
-/// hands them to same-uid clients over its Unix socket until a limit runs
-/// out, it is told to lock, or it receives SIGTERM, SIGHUP or SIGINT. It
-/// then wipes the keys, removes its socket and exits: a locked agent is no
-/// process at all (docs/agent-protocol.md, "Lifetime").
+/// The agent process: holds one vault's password keys in sodium memory,
+/// hands them to same-uid clients over its Unix socket, and answers the
+/// credentials operations `get`, `list`, `search` and `add` from the vault it
+/// keeps open, until a limit runs out, it is told to lock, or it receives
+/// SIGTERM, SIGHUP or SIGINT. It then wipes the keys and the open vault,
+/// removes its socket and exits: a locked agent is no process at all
+/// (docs/agent-protocol.md, "Lifetime").
 ///
 /// Started by `AgentClient.unlock` as `keyshelf __agent DIR VAULT`. One
 /// request per connection, served one at a time.
@@ -54,7 +57,11 @@ public enum AgentServer {
         }
         let signalReadFD = try installSignalHandlers()
         var state = AgentState(now: Clock.now())
-        defer { state.wipe() }
+        let service = AgentService(vaultPath: location.vaultPath)
+        defer {
+            service.close()
+            state.wipe()
+        }
         while !state.isFinished(at: Clock.now()) {
             let wait = min(state.secondsUntilDeadline(at: Clock.now()) * 1000 + 1, Double(maximumPollMilliseconds))
             var fds = [pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0), pollfd(fd: signalReadFD, events: Int16(POLLIN), revents: 0)]
@@ -64,7 +71,7 @@ public enum AgentServer {
             if fds[0].revents & Int16(POLLIN) != 0 {
                 let fd = accept(listenFD, nil, nil)
                 if fd >= 0 {
-                    serveConnection(fd, location: location, state: &state)
+                    serveConnection(fd, location: location, state: &state, service: service)
                     close(fd)
                 }
             }
@@ -89,10 +96,10 @@ public enum AgentServer {
 
     /// Reads one request from `fd` and answers it. A peer of another uid is
     /// dropped without a reply.
-    private static func serveConnection(_ fd: Int32, location: AgentLocation, state: inout AgentState) {
-        guard let uid = try? AgentSocket.peerUID(fd), uid == getuid() else { return }
+    private static func serveConnection(_ fd: Int32, location: AgentLocation, state: inout AgentState, service: AgentService) {
+        guard let uid = try? AgentSocket.peer(fd).uid, uid == getuid() else { return }
         AgentSocket.setTimeout(fd, seconds: requestTimeoutSeconds)
-        guard let body = try? AgentSocket.receive(fd) else { return }
+        guard let body = try? AgentSocket.receive(fd, maximumByteCount: AgentProtocol.maximumRequestByteCount) else { return }
         let now = Clock.now()
         var reply = FrameWriter()
         reply.integer(AgentProtocol.version)
@@ -115,6 +122,7 @@ public enum AgentServer {
                       timeouts.idleSeconds <= AgentTimeouts.ceilingSeconds, timeouts.maximumSeconds <= AgentTimeouts.ceilingSeconds else {
                     throw AgentProtocol.MalformedFrame(reason: "bad unlock request")
                 }
+                service.close()
                 state.unlock(keys, timeouts: timeouts, now: now)
                 reply.integer(AgentProtocol.Reply.ok.rawValue)
                 writeStatus(&reply, state: state, location: location, now: now)
@@ -128,8 +136,13 @@ public enum AgentServer {
                     reply.integer(AgentProtocol.Reply.locked.rawValue)
                 }
             case .lock:
+                service.close()
                 state.lock()
                 reply.integer(AgentProtocol.Reply.ok.rawValue)
+            case let code?:
+                let (operation, answers) = try request.operation(code)
+                guard request.isAtEnd else { throw AgentProtocol.MalformedFrame(reason: "bytes after the request") }
+                reply = perform(operation, answers: answers, state: &state, service: service, now: now)
             case nil:
                 throw AgentProtocol.MalformedFrame(reason: "unknown operation")
             }
@@ -139,6 +152,45 @@ public enum AgentServer {
             reply.integer(AgentProtocol.Reply.badRequest.rawValue)
         }
         try? AgentSocket.send(fd, reply)
+    }
+
+    /// The reply to a credentials operation (docs/agent-protocol.md, "Operations").
+    private static func perform(_ operation: AgentOperation, answers: ConsentAnswers, state: inout AgentState,
+                                service: AgentService, now: Double) -> FrameWriter {
+        var reply = FrameWriter()
+        reply.integer(AgentProtocol.version)
+        guard state.unlocked else {
+            reply.integer(AgentProtocol.Reply.locked.rawValue)
+            return reply
+        }
+        state.touch(now: now)
+        switch service.perform(operation, answers: answers, keys: state.keys) {
+        case .done(let result):
+            reply.integer(AgentProtocol.Reply.ok.rawValue)
+            reply.result(result)
+            if reply.byteCount > AgentProtocol.maximumReplyByteCount {
+                reply = FrameWriter()
+                reply.integer(AgentProtocol.version)
+                reply.integer(AgentProtocol.Reply.useVault.rawValue)
+                reply.string("the reply is larger than \(AgentProtocol.maximumReplyByteCount) bytes")
+            }
+        case .consentNeeded(let request):
+            reply.integer(AgentProtocol.Reply.consentNeeded.rawValue)
+            reply.consentRequest(request)
+        case .failed(let error):
+            reply.integer(AgentProtocol.Reply.failed.rawValue)
+            reply.integer(error.status.rawValue)
+            reply.string(error.reason)
+        case .useVault(let reason):
+            reply.integer(AgentProtocol.Reply.useVault.rawValue)
+            reply.string(reason)
+        case .keysRejected:
+            // The master password changed behind this agent: its keys are useless.
+            service.close()
+            state.lock()
+            reply.integer(AgentProtocol.Reply.locked.rawValue)
+        }
+        return reply
     }
 
     private static func writeStatus(_ reply: inout FrameWriter, state: AgentState, location: AgentLocation, now: Double) {

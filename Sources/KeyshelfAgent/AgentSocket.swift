@@ -67,11 +67,12 @@ enum AgentSocket {
         return fd
     }
 
-    /// The uid at the other end of `fd` (`SO_PEERCRED`).
-    static func peerUID(_ fd: Int32) throws -> uid_t {
+    /// The uid and pid at the other end of `fd` (`SO_PEERCRED`).
+    static func peer(_ fd: Int32) throws -> (uid: uid_t, pid: pid_t) {
         var uid: uid_t = 0
-        guard keyshelf_peer_uid(fd, &uid) == 0 else { throw ioError("read the peer's credentials") }
-        return uid
+        var pid: pid_t = 0
+        guard keyshelf_peer_credentials(fd, &uid, &pid) == 0 else { throw ioError("read the peer's credentials") }
+        return (uid, pid)
     }
 
     /// Limits each blocking read and write on `fd` to `seconds`, so a stalled peer cannot hang the other end.
@@ -91,14 +92,14 @@ enum AgentSocket {
     /// Receives one frame body into secure memory; nil when the peer closed
     /// the connection before sending anything.
     /// - Throws: `AgentError.protocolError` for an oversized or cut-off frame; `.io`.
-    static func receive(_ fd: Int32) throws -> SecureBytes? {
+    static func receive(_ fd: Int32, maximumByteCount: Int) throws -> SecureBytes? {
         var count: UInt32 = 0
         let got = try withUnsafeMutableBytes(of: &count) { try readAll(fd, $0) }
         guard got > 0 else { return nil }
         guard got == 4 else { throw AgentError(.protocolError, "the agent connection closed in the middle of a frame") }
         let byteCount = Int(UInt32(littleEndian: count))
-        guard byteCount <= AgentProtocol.maximumFrameByteCount else {
-            throw AgentError(.protocolError, "agent frame of \(byteCount) bytes is larger than \(AgentProtocol.maximumFrameByteCount)")
+        guard byteCount <= maximumByteCount else {
+            throw AgentError(.protocolError, "agent frame of \(byteCount) bytes is larger than \(maximumByteCount)")
         }
         let body = SecureBytes(byteCount: byteCount)
         let read = try body.withUnsafeMutableBytes { try readAll(fd, $0) }

@@ -54,6 +54,12 @@ public final class VaultSession: @unchecked Sendable {
 
     private let mutex = NSLock()
     private var state: State?
+    private var itemsRevision = 0
+
+    /// A number that changes whenever the items this session returns change:
+    /// a file re-read after a change on disk, or a save. Equal numbers mean
+    /// `contents()` returned the same items (for caches built on them).
+    public var revision: Int { mutex.withLock { itemsRevision } }
 
     init(directory: VaultDirectory, local: FileState, shared: FileState) {
         self.directory = directory
@@ -136,6 +142,7 @@ public final class VaultSession: @unchecked Sendable {
                     }
                     do {
                         try Self.save(items, plaintext: plaintext, store: store, file: &state[store], directory: directory.path)
+                        itemsRevision += 1
                     } catch {
                         state[store].needsReload = true
                         if index == 0 { Self.restoreItems(&state.local) }
@@ -252,6 +259,7 @@ public final class VaultSession: @unchecked Sendable {
         let path = directory.path(of: store)
         let identity = try FileSystem.identity(of: path)
         guard state[store].needsReload || identity != state[store].identity else { return }
+        itemsRevision += 1
         guard let file = try FileSystem.read(path) else {
             guard store == .shared else {
                 throw VaultError(.noVault, file: path, reason: "was removed while the vault was open")

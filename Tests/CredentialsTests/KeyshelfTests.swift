@@ -149,6 +149,7 @@ import Testing
         func loadItems() throws -> StoredItems { stale }
         func modifyItems<T>(_ body: (inout StoredItems) throws -> T) throws -> T { try real.modifyItems(body) }
         func verifyPassword(_ password: Secret) -> Bool { false }
+        var revision: Int { real.revision }
     }
 
     @Test func aQuestionThatOnlyTheLockedRunMeetsIsStillAsked() throws {

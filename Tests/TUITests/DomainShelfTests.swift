@@ -88,6 +88,7 @@ import KeyshelfVault
         init(_ base: MemoryVault) { self.base = base }
         func loadItems() throws -> StoredItems { try base.loadItems() }
         func modifyItems<T>(_ body: (inout StoredItems) throws -> T) throws -> T { try base.modifyItems(body) }
+        var revision: Int { base.revision }
         func verifyPassword(_ password: Secret) -> Bool {
             checks += 1
             return base.verifyPassword(password)

@@ -6,9 +6,9 @@
 /// Sets RLIMIT_CORE to 0 and PR_SET_DUMPABLE to 0. Returns 0, or -1 with errno set.
 int keyshelf_disable_core_dumps(void);
 
-/// The uid of the process at the other end of a connected Unix socket
-/// (SO_PEERCRED). Returns 0, or -1 with errno set.
-int keyshelf_peer_uid(int fd, uid_t *uid);
+/// The uid and pid of the process at the other end of a connected Unix
+/// socket (SO_PEERCRED). Returns 0, or -1 with errno set.
+int keyshelf_peer_credentials(int fd, uid_t *uid, pid_t *pid);
 
 /// Sets the terminal of `fd` to not echo input (returns the previous state
 /// as an opaque token >= 0) or restores it. Returns -1 with errno on failure.

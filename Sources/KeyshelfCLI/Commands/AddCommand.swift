@@ -1,3 +1,4 @@
+import KeyshelfAgent
 import KeyshelfCredentials
 import KeyshelfCrypto
 import KeyshelfVault
@@ -40,16 +41,21 @@ struct AddCommand: Command {
     func run(_ context: CommandContext) throws -> ExitCode {
         let serverName = try ServerArgument.parse(server)
         let account = try ServerArgument.account(account)
-        let directory = try VaultAccess.existingDirectory(options, context)
         // The master password comes first: with --password-fd 0 it is the
         // first line of standard input and the item password the second.
-        let open = try VaultAccess.prepareUnlock(options, context, directory: directory)
+        let opener = try VaultAccess.prepare(options, context, readsMoreInput: true)
         let password = try itemPassword(context)
-        let session = try open()
-        defer { session.lock() }
         let store: Store = options.scope == .local ? .local : .shared
-        let outcome = try VaultAccess.shelf(session, yes: options.yes, context)
-            .add(server: serverName, account: account, password: password, to: store)
+        let outcome: AddOutcome
+        let operation = AgentOperation.add(server: serverName, account: account, password: password, store: store)
+        if case .added(let done)? = try opener.agentResult(operation, yes: options.yes) {
+            outcome = done
+        } else {
+            let session = try opener.open()
+            defer { session.lock() }
+            outcome = try VaultAccess.shelf(session, yes: options.yes, context)
+                .add(server: serverName, account: account, password: password, to: store)
+        }
         if generate { RecordOutput.printPassword(password, context) }
         let what = "the password for \(InertText.quoted(account)) on \(serverName.display)"
         switch outcome {

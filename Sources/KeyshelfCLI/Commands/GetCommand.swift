@@ -1,3 +1,4 @@
+import KeyshelfAgent
 import KeyshelfCredentials
 import KeyshelfVault
 
@@ -29,10 +30,16 @@ struct GetCommand: Command {
     func run(_ context: CommandContext) throws -> ExitCode {
         let serverName = try ServerArgument.parse(server)
         if let account { _ = try ServerArgument.account(account) }
-        let session = try VaultAccess.unlock(options, context)
-        defer { session.lock() }
-        let record = try VaultAccess.shelf(session, yes: options.yes, context)
-            .get(server: serverName, account: account, in: options.scope)
+        let opener = try VaultAccess.prepare(options, context)
+        let record: CredentialRecord
+        let operation = AgentOperation.get(server: serverName, account: account, filter: options.scope)
+        if case .record(let found)? = try opener.agentResult(operation, yes: options.yes) {
+            record = found
+        } else {
+            let session = try opener.open()
+            defer { session.lock() }
+            record = try VaultAccess.shelf(session, yes: options.yes, context).get(server: serverName, account: account, in: options.scope)
+        }
         guard let password = record.password else {
             throw CLIError(.failure, "the password for \(InertText.quoted(record.account)) on \(record.server.display) could not be read")
         }

@@ -1,3 +1,4 @@
+import KeyshelfAgent
 import KeyshelfCredentials
 import KeyshelfVault
 
@@ -19,16 +20,22 @@ struct ListCommand: Command {
 
     func run(_ context: CommandContext) throws -> ExitCode {
         let serverName = try server.map(ServerArgument.parse)
-        let session = try VaultAccess.unlock(options, context)
-        defer { session.lock() }
-        let shelf = try VaultAccess.shelf(session, yes: false, context)
-        let entries = serverName.map { shelf.accounts(of: $0, in: options.scope) } ?? shelf.entries(in: options.scope)
-        if options.json {
-            try RecordOutput.printJSON(entries.map(\.record), context)
+        let opener = try VaultAccess.prepare(options, context)
+        let records: [CredentialRecord]
+        if case .records(let found)? = try opener.agentResult(.list(server: serverName, filter: options.scope), yes: false) {
+            records = found
         } else {
-            RecordOutput.printLines(entries, context)
+            let session = try opener.open()
+            defer { session.lock() }
+            let shelf = try VaultAccess.shelf(session, yes: false, context)
+            records = (serverName.map { shelf.accounts(of: $0, in: options.scope) } ?? shelf.entries(in: options.scope)).map(\.record)
         }
-        if let serverName, entries.isEmpty {
+        if options.json {
+            try RecordOutput.printJSON(records, context)
+        } else {
+            RecordOutput.printLines(records, context)
+        }
+        if let serverName, records.isEmpty {
             throw KeychainError(.itemNotFound, "no saved password for \(serverName.display)")
         }
         return .success

@@ -1,3 +1,4 @@
+import KeyshelfAgent
 import KeyshelfCredentials
 import KeyshelfVault
 
@@ -18,15 +19,21 @@ struct SearchCommand: Command {
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let session = try VaultAccess.unlock(options, context)
-        defer { session.lock() }
-        let entries = try VaultAccess.shelf(session, yes: false, context).search(query)
-        if options.json {
-            try RecordOutput.printJSON(entries.map(\.record), context)
+        let opener = try VaultAccess.prepare(options, context)
+        let records: [CredentialRecord]
+        if case .records(let found)? = try opener.agentResult(.search(query: query, filter: .both), yes: false) {
+            records = found
         } else {
-            RecordOutput.printLines(entries, context)
+            let session = try opener.open()
+            defer { session.lock() }
+            records = try VaultAccess.shelf(session, yes: false, context).search(query).map(\.record)
         }
-        if entries.isEmpty {
+        if options.json {
+            try RecordOutput.printJSON(records, context)
+        } else {
+            RecordOutput.printLines(records, context)
+        }
+        if records.isEmpty {
             throw KeychainError(.itemNotFound, "nothing matches \(InertText.quoted(query))")
         }
         return .success

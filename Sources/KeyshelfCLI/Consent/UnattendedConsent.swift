@@ -13,6 +13,8 @@ final class UnattendedConsent: Consent {
         return .declined
     }
 
+    var answersWithoutWaiting: Bool { true }
+
     /// Records a decline the command made itself (e.g. `export`'s confirmation).
     func recordDecline() {
         declinedCount.add(1, ordering: .relaxed)

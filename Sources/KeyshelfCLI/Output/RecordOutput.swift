@@ -47,9 +47,9 @@ enum RecordOutput {
         context.standardOutput.write(String(decoding: writer.bytes, as: UTF8.self) + "\n")
     }
 
-    /// Prints entries as "server<TAB>account<TAB>store" lines; the server
+    /// Prints records as "server<TAB>account<TAB>store" lines; the server
     /// carries its port when it is not the scheme's default.
-    static func printLines(_ entries: [CredentialEntry], _ context: CommandContext) {
+    static func printLines(_ entries: [CredentialRecord], _ context: CommandContext) {
         var text = ""
         // Appended piece by piece: `a + b + …` would build a temporary string per `+`.
         for entry in entries {

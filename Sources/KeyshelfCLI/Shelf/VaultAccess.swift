@@ -41,24 +41,45 @@ enum VaultAccess {
     ///   there is no vault; the password input errors of `PasswordInput`;
     ///   the open errors of `VaultDirectory.unlock` (5 wrong password, 7 damaged).
     static func unlock(_ options: SharedOptions, _ context: CommandContext, agent: Bool = true) throws -> VaultSession {
-        try prepareUnlock(options, context, directory: existingDirectory(options, context), agent: agent)()
+        try prepare(options, context, agent: agent).open()
     }
 
-    /// Decides how `directory` will be opened before anything else is read
-    /// from input: the agent's session when it is unlocked, else the master
-    /// password, read now. The returned function opens the vault (Argon2id
-    /// runs there). With the agent, a line given on `--password-fd` is still
-    /// read and ignored, so scripted input keeps its layout.
-    /// - Throws: the password input errors of `PasswordInput`; `VaultError`
-    ///   for a damaged vault found through the agent.
-    static func prepareUnlock(_ options: SharedOptions, _ context: CommandContext, directory: VaultDirectory,
-                              agent: Bool = true) throws -> () throws -> VaultSession {
-        if agent, let session = try agentSession(directory, options, context) {
-            if let fd = options.passwordFD { _ = try LineReader.readLine(fd: fd, source: "file descriptor \(fd)") }
-            return { session }
+    /// Decides how the vault will be reached: through the agent when it is
+    /// unlocked, else with the master password. With the agent, a line given
+    /// on `--password-fd` is still read (so scripted input keeps its layout)
+    /// and kept for the case that the agent locks before the vault is opened.
+    /// - Parameter readsMoreInput: the command reads input after the master
+    ///   password (`add`'s item password), so whether the agent is unlocked
+    ///   is asked now (one `status` request) and the master password, when
+    ///   needed, read now. Otherwise the agent is simply tried first.
+    /// - Throws: `VaultError.noVault` (exit 3) before asking anything; the
+    ///   password input errors of `PasswordInput`.
+    static func prepare(_ options: SharedOptions, _ context: CommandContext, agent: Bool = true,
+                        readsMoreInput: Bool = false) throws -> VaultOpener {
+        let directory = try existingDirectory(options, context)
+        let opener = VaultOpener(directory: directory, options: options, context: context, viaAgent: agent && !options.noAgent)
+        if readsMoreInput || !opener.viaAgent {
+            if opener.viaAgent && agentIsUnlocked(directory, context) {
+                try opener.readSpareLine()
+            } else {
+                opener.viaAgent = false
+                opener.masterPassword = try masterPassword(options, context)
+            }
         }
-        let password = try masterPassword(options, context)
-        return { try noteMissingFiles(directory.unlock(password: password), context) }
+        return opener
+    }
+
+    /// Whether an unlocked agent serves `directory` (one `status` request).
+    /// Agent trouble is noted on standard error and reads as "no".
+    private static func agentIsUnlocked(_ directory: VaultDirectory, _ context: CommandContext) -> Bool {
+        do {
+            return try AgentClient.status(AgentLocation(vault: directory, environment: context.environment))?.unlocked ?? false
+        } catch let error as AgentError {
+            context.note("not using the agent: \(error.reason)")
+        } catch {
+            context.note("not using the agent: \(error)")
+        }
+        return false
     }
 
     /// Says once on standard error that `shared.vault` is missing (it then
@@ -81,6 +102,67 @@ enum VaultAccess {
         } catch let error as AgentError {
             context.note("not using the agent: \(error.reason)")
             return nil
+        }
+    }
+
+    /// How one command reaches the vault, decided by `VaultAccess.prepare`:
+    /// the unlocked agent (its operations, else a session from its keys) or
+    /// the master password read up front.
+    final class VaultOpener {
+        let directory: VaultDirectory
+        let options: SharedOptions
+        let context: CommandContext
+        fileprivate(set) var viaAgent: Bool
+        /// The master password when read; with the agent, a line given on `--password-fd`.
+        fileprivate(set) var masterPassword: Secret?
+        private var passwordLineRead = false
+
+        init(directory: VaultDirectory, options: SharedOptions, context: CommandContext, viaAgent: Bool) {
+            self.directory = directory
+            self.options = options
+            self.context = context
+            self.viaAgent = viaAgent
+        }
+
+        /// Reads the line given on `--password-fd`, if any, once.
+        fileprivate func readSpareLine() throws {
+            guard !passwordLineRead else { return }
+            passwordLineRead = true
+            masterPassword = try options.passwordFD.flatMap { try LineReader.readLine(fd: $0, source: "file descriptor \($0)") }
+        }
+
+        /// `operation` answered by the agent (issue 6: no Argon2id, no vault
+        /// decode); consent requests go to this process's policy for `yes`.
+        /// nil without an agent, or when the agent hands the operation back:
+        /// then `open()` and use the facade.
+        /// - Throws: the facade's `KeychainError`s, relayed; the input errors
+        ///   of reading the unused `--password-fd` line.
+        func agentResult(_ operation: AgentOperation, yes: Bool) throws -> AgentResult? {
+            guard viaAgent else { return nil }
+            do {
+                let consent = TerminalConsent.policy(yes: yes, context)
+                guard let result = try AgentClient.perform(operation, for: directory, environment: context.environment,
+                                                           consent: consent, approveAll: yes) else { return nil }
+                try readSpareLine()
+                return result
+            } catch let error as AgentError {
+                context.note("not using the agent: \(error.reason)")
+                return nil
+            }
+        }
+
+        /// Opens the vault: with the agent's keys, else with the master
+        /// password (asked now when the agent locked meanwhile and none was
+        /// read up front); Argon2id runs here.
+        /// - Throws: the open errors of `VaultDirectory.unlock` (5 wrong
+        ///   password, 7 damaged); the password input errors of `PasswordInput`.
+        func open() throws -> VaultSession {
+            if viaAgent, let session = try VaultAccess.agentSession(directory, options, context) {
+                try readSpareLine()
+                return session
+            }
+            let password = try masterPassword ?? VaultAccess.masterPassword(options, context)
+            return try VaultAccess.noteMissingFiles(directory.unlock(password: password), context)
         }
     }
 

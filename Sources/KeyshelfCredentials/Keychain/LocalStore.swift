@@ -27,14 +27,15 @@ public struct LocalStore: Sendable {
     public mutating func add(_ item: Item, now: Date = Date()) throws {
         try Self.validate(item)
         if let password = item.password { try PasswordText.validate(password, for: Self.describe(item)) }
-        if items.contains(where: { !$0.isDeleted && $0.hasPrimaryKey(of: item) }) {
+        // Index-based scans (here and below) do not copy each item they pass.
+        if items.indices.contains(where: { !items[$0].isDeleted && items[$0].hasPrimaryKey(of: item) }) {
             throw KeychainError.duplicate("\(Self.describe(item)) is already saved")
         }
         var new = item
         new.isDeleted = false
         new.creationDate = now
         new.modificationDate = now
-        if let tomb = items.firstIndex(where: { $0.isDeleted && $0.hasPrimaryKey(of: item) }) {
+        if let tomb = items.indices.first(where: { items[$0].isDeleted && items[$0].hasPrimaryKey(of: item) }) {
             new.id = items[tomb].id
             items[tomb] = new
         } else {
@@ -57,8 +58,9 @@ public struct LocalStore: Sendable {
         userPresence: () -> Bool = { false }
     ) throws -> [Item] {
         var found: [Item] = []
-        for item in items where query.matches(item) {
-            found.append(item)
+        // By index: `for item in items` would copy (retain and release) every item it passes.
+        for index in items.indices where query.matches(items[index]) {
+            found.append(items[index])
             if limit == .one { break }
         }
         guard !found.isEmpty else { throw KeychainError.notFound(Self.describe(query)) }

@@ -17,6 +17,10 @@ public protocol CredentialVault: AnyObject {
     func modifyItems<T>(_ body: (inout StoredItems) throws -> T) throws -> T
     /// Whether `password` is the master password (for `userPresence` items).
     func verifyPassword(_ password: Secret) -> Bool
+    /// Changes whenever `loadItems()` would return other items than before
+    /// (read it after `loadItems()`); lets `Keyshelf.refresh()` keep its
+    /// listing when nothing changed.
+    var revision: Int { get }
 }
 
 extension VaultSession: CredentialVault {
@@ -69,4 +73,7 @@ public final class MemoryVault: CredentialVault, @unchecked Sendable {
     public func verifyPassword(_ password: Secret) -> Bool {
         password == masterPassword
     }
+
+    /// `saveCount`: the items change only through `modifyItems`.
+    public var revision: Int { saveCount }
 }

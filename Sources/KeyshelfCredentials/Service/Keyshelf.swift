@@ -22,6 +22,8 @@ public final class Keyshelf {
     public var userPresence: (any UserPresencePrompt)?
 
     private var snapshot: VaultContents
+    /// `vault.revision` when `snapshot` was taken.
+    private var snapshotRevision: Int
     /// Built on the first listing or search, so one-shot commands (`get`,
     /// `add`, `rm`, `list SERVER`, the git helper) never pay for it.
     private var cachedListing: Listing?
@@ -47,11 +49,21 @@ public final class Keyshelf {
         self.consent = consent
         self.userPresence = userPresence
         snapshot = try vault.loadItems()
+        snapshotRevision = vault.revision
     }
 
     /// Reads the vault again (another process may have changed it).
     public func reload() throws {
         adopt(try vault.loadItems())
+    }
+
+    /// Like `reload()`, but keeps the snapshot and its listing and search
+    /// index when the vault's items did not change (for a long-lived facade:
+    /// the agent's, which answers many commands from one snapshot).
+    public func refresh() throws {
+        let items = try vault.loadItems()
+        guard vault.revision != snapshotRevision else { return }
+        adopt(items)
     }
 
     /// The items of the current snapshot, tombstones included (for export and merge).
@@ -181,16 +193,17 @@ public final class Keyshelf {
                 guard accessControl == .none else {
                     throw KeychainError.param("shared credentials cannot require user presence")
                 }
-                var shared = SharedWebCredentials(items: items.shared)
-                let outcome = try shared.add(server: server, account: account, password: password, consent: consent, comment: comment, now: now)
-                items.shared = shared.items
-                return outcome
+                // Moved out and back (also when `add` throws), so appending to a large store copies nothing.
+                var shared = SharedWebCredentials()
+                swap(&shared.items, &items.shared)
+                defer { swap(&shared.items, &items.shared) }
+                return try shared.add(server: server, account: account, password: password, consent: consent, comment: comment, now: now)
             case .local:
-                var local = LocalStore(items: items.local)
-                let outcome = try Self.upsertLocal(&local, server: server, account: account, password: password, comment: comment,
-                                                   accessible: accessible, accessControl: accessControl, consent: consent, now: now)
-                items.local = local.items
-                return outcome
+                var local = LocalStore(items: [])
+                swap(&local.items, &items.local)
+                defer { swap(&local.items, &items.local) }
+                return try Self.upsertLocal(&local, server: server, account: account, password: password, comment: comment,
+                                            accessible: accessible, accessControl: accessControl, consent: consent, now: now)
             }
         }
     }
@@ -313,23 +326,44 @@ public final class Keyshelf {
 
     private func adopt(_ items: VaultContents) {
         snapshot = items
+        snapshotRevision = vault.revision
         cachedListing = nil
         cachedIndex = nil
     }
 
     /// Runs `body` on the current items (asking consent, no lock held), then
-    /// in the vault's locked `modify` with the recorded answers.
+    /// in the vault's locked `modify` with the recorded answers. A consent
+    /// policy that never waits for a person skips the first run (it only
+    /// exists so that no dialog waits while the vault is locked).
     private func mutate<T>(_ body: (inout VaultContents, any Consent) throws -> T) throws -> T {
         let recorded = RecordedConsent(consent)
-        // Fresh items, so the questions match what the locked run will find
-        // (a `VaultSession` re-reads only the files that changed on disk).
-        var dryRun = try vault.loadItems()
-        _ = try body(&dryRun, recorded)
+        if !consent.answersWithoutWaiting {
+            // Fresh items, so the questions match what the locked run will find
+            // (a `VaultSession` re-reads only the files that changed on disk).
+            var dryRun = try vault.loadItems()
+            _ = try body(&dryRun, recorded)
+        }
         var after = VaultContents()
-        let result = try vault.modifyItems { items in
-            let result = try body(&items, recorded)
-            after = items
-            return result
+        // Let go of the snapshot's reference to the vault's item arrays, so
+        // the locked run edits them in place: appending to a large store
+        // would otherwise copy every item.
+        adopt(VaultContents())
+        let result: T
+        do {
+            result = try vault.modifyItems { items in
+                let result = try body(&items, recorded)
+                after = items
+                return result
+            }
+        } catch {
+            // Nothing was saved; the vault gives back the items it still has
+            // (or, when it cannot, the next `refresh()` asks again).
+            if let items = try? vault.loadItems() {
+                adopt(items)
+            } else {
+                snapshotRevision = -1
+            }
+            throw error
         }
         adopt(after)
         return result

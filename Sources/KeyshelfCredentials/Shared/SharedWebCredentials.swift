@@ -38,7 +38,7 @@ public struct SharedWebCredentials: Sendable {
             try PasswordText.validate(password, for: "the password for \(InertText.quoted(account)) on \(server.display)")
         }
         let query = ItemQuery.internet(server, account: account)
-        let existing = items.firstIndex(where: query.matches)
+        let existing = items.indices.first { query.matches(items[$0]) }
         guard let password else {
             guard let existing else {
                 throw KeychainError.notFound("no shared password for \(InertText.quoted(account)) on \(server.display)")
@@ -88,9 +88,10 @@ public struct SharedWebCredentials: Sendable {
             query = .internet(server, account: account)
         }
         var byServer: [ServerName: [Item]] = [:]
-        for item in items where query.matches(item) {
-            guard let name = item.serverName else { continue }
-            byServer[name, default: []].append(item)
+        // By index: `for item in items` would copy (retain and release) every item it passes.
+        for index in items.indices where query.matches(items[index]) {
+            guard let name = items[index].serverName else { continue }
+            byServer[name, default: []].append(items[index])
         }
         guard !byServer.isEmpty else { return [] }
         var released: [SharedCredential] = []

@@ -18,6 +18,8 @@ final class PromptCheckedVault: CredentialVault {
 
     func modifyItems<T>(_ body: (inout StoredItems) throws -> T) throws -> T { try base.modifyItems(body) }
 
+    var revision: Int { base.revision }
+
     func verifyPassword(_ password: Secret) -> Bool {
         if let verified {
             self.verified = nil

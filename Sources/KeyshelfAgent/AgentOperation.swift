@@ -1,0 +1,260 @@
+import KeyshelfCredentials
+import KeyshelfCrypto
+import KeyshelfVault
+
+/// A credentials operation the unlocked agent answers from the vault it
+/// keeps open (docs/agent-protocol.md, operations 5–8), so a command pays
+/// neither Argon2id nor a whole-vault decode. Each runs the same `Keyshelf`
+/// facade method as the direct path; consent is asked by the client.
+public enum AgentOperation: Sendable {
+    /// `Keyshelf.get(server:account:in:)`.
+    case get(server: ServerName, account: String?, filter: StoreFilter)
+    /// `Keyshelf.accounts(of:in:)` with a server, else `Keyshelf.entries(in:)`.
+    case list(server: ServerName?, filter: StoreFilter)
+    /// `Keyshelf.search(_:in:)`.
+    case search(query: String, filter: StoreFilter)
+    /// `Keyshelf.add(server:account:password:to:)` with the default
+    /// accessibility and no access control.
+    case add(server: ServerName, account: String, password: Secret, store: Store)
+
+    var code: AgentProtocol.Operation {
+        switch self {
+        case .get: .get
+        case .list: .list
+        case .search: .search
+        case .add: .add
+        }
+    }
+}
+
+/// What the agent answered to an `AgentOperation`.
+public enum AgentResult: Sendable {
+    /// `get`: the record, with its password.
+    case record(CredentialRecord)
+    /// `list`, `search`: records without passwords, in the facade's order.
+    case records([CredentialRecord])
+    /// `add`.
+    case added(AddOutcome)
+}
+
+// MARK: - Wire encoding (docs/agent-protocol.md, "Operations")
+
+extension FrameWriter {
+    /// `str` host (A-label), `u16` port (0 = the scheme's default), `str` scheme.
+    mutating func server(_ server: ServerName) {
+        string(server.host)
+        integer(UInt16(clamping: server.port))
+        string(server.scheme)
+    }
+
+    /// `u8`: 0 both, 1 local, 2 shared.
+    mutating func filter(_ filter: StoreFilter) {
+        integer(UInt8(filter == .both ? 0 : filter == .local ? 1 : 2))
+    }
+
+    /// `u8`: 0 local, 1 shared.
+    mutating func store(_ store: Store) {
+        integer(UInt8(store == .local ? 0 : 1))
+    }
+
+    /// The operation's fields (after the operation code) and the consent answers so far.
+    mutating func operation(_ operation: AgentOperation, answers: ConsentAnswers) {
+        switch operation {
+        case let .get(server, account, filter):
+            self.server(server)
+            optionalString(account)
+            self.filter(filter)
+            self.answers(answers)
+        case let .list(server, filter):
+            integer(UInt8(server == nil ? 0 : 1))
+            if let server { self.server(server) }
+            self.filter(filter)
+        case let .search(query, filter):
+            string(query)
+            self.filter(filter)
+        case let .add(server, account, password, store):
+            self.server(server)
+            string(account)
+            secret(password)
+            self.store(store)
+            self.answers(answers)
+        }
+    }
+
+    /// `u8` kind (1 update, 2 delete, 3 release), server, `u32` account count, accounts.
+    mutating func consentRequest(_ request: ConsentRequest) {
+        let (kind, server, accounts): (UInt8, ServerName, [String]) = switch request {
+        case let .update(server, account): (1, server, [account])
+        case let .delete(server, account): (2, server, [account])
+        case let .release(server, accounts): (3, server, accounts)
+        }
+        integer(kind)
+        self.server(server)
+        integer(UInt32(accounts.count))
+        for account in accounts { string(account) }
+    }
+
+    /// `u8` 1 when every request is approved in advance (`--yes`), else 0;
+    /// `u8` count, then per answer: the request and `u8` 0 declined, 1 approved,
+    /// or 2 then `str` the chosen account.
+    mutating func answers(_ answers: ConsentAnswers) {
+        integer(UInt8(answers.approveAll ? 1 : 0))
+        integer(UInt8(answers.given.count))
+        for (request, answer) in answers.given {
+            consentRequest(request)
+            switch answer {
+            case .declined: integer(UInt8(0))
+            case .approved: integer(UInt8(1))
+            case .chose(let account):
+                integer(UInt8(2))
+                string(account)
+            }
+        }
+    }
+
+    /// server, `str` account, `u8` store, then `u8` 0, or 1 and the password as `secret`.
+    mutating func record(_ record: CredentialRecord) {
+        server(record.server)
+        string(record.account)
+        store(record.store)
+        integer(UInt8(record.password == nil ? 0 : 1))
+        if let password = record.password { secret(password) }
+    }
+
+    /// The result's fields after the `ok` status.
+    mutating func result(_ result: AgentResult) {
+        switch result {
+        case .record(let found):
+            record(found)
+        case .records(let found):
+            integer(UInt32(found.count))
+            for each in found { record(each) }
+        case .added(let outcome):
+            let code: UInt8 = switch outcome {
+            case .added: 0
+            case .updated: 1
+            case .unchanged: 2
+            case .deleted: 3
+            }
+            integer(code)
+        }
+    }
+}
+
+/// The client's answers to consent requests, relayed to the agent with an
+/// operation: the user's `--yes`, and each request already put to the user.
+struct ConsentAnswers {
+    var approveAll = false
+    var given: [(request: ConsentRequest, answer: ConsentAnswer)] = []
+}
+
+extension FrameReader {
+    /// A server as the client parsed it; the agent re-validates nothing but the
+    /// field shapes, because the client is the same user's own keyshelf.
+    mutating func server() throws -> ServerName {
+        let host = try string()
+        let port = Int(try integer(UInt16.self))
+        let scheme = try string()
+        guard !host.isEmpty, !scheme.isEmpty else { throw AgentProtocol.MalformedFrame(reason: "an empty server") }
+        return ServerName(host: host, port: port, scheme: scheme)
+    }
+
+    mutating func filter() throws -> StoreFilter {
+        switch try integer(UInt8.self) {
+        case 0: return .both
+        case 1: return .local
+        case 2: return .shared
+        default: throw AgentProtocol.MalformedFrame(reason: "an unknown store filter")
+        }
+    }
+
+    mutating func store() throws -> Store {
+        switch try integer(UInt8.self) {
+        case 0: return .local
+        case 1: return .shared
+        default: throw AgentProtocol.MalformedFrame(reason: "an unknown store")
+        }
+    }
+
+    /// The fields of `code` written by `FrameWriter.operation`.
+    mutating func operation(_ code: AgentProtocol.Operation) throws -> (AgentOperation, ConsentAnswers) {
+        switch code {
+        case .get:
+            let operation = AgentOperation.get(server: try server(), account: try optionalString(), filter: try filter())
+            return (operation, try answers())
+        case .list:
+            let server = try flag() ? try self.server() : nil
+            return (.list(server: server, filter: try filter()), ConsentAnswers())
+        case .search:
+            return (.search(query: try string(), filter: try filter()), ConsentAnswers())
+        case .add:
+            let operation = AgentOperation.add(server: try server(), account: try string(), password: try secret(), store: try store())
+            return (operation, try answers())
+        case .status, .unlock, .keys, .lock:
+            throw AgentProtocol.MalformedFrame(reason: "not a credentials operation")
+        }
+    }
+
+    mutating func consentRequest() throws -> ConsentRequest {
+        let kind = try integer(UInt8.self)
+        let server = try self.server()
+        let count = Int(try integer(UInt32.self))
+        guard count >= 1, count <= buffer.byteCount else { throw AgentProtocol.MalformedFrame(reason: "a bad account count") }
+        var accounts: [String] = []
+        for _ in 0..<count { accounts.append(try string()) }
+        switch kind {
+        case 1 where count == 1: return .update(server: server, account: accounts[0])
+        case 2 where count == 1: return .delete(server: server, account: accounts[0])
+        case 3: return .release(server: server, accounts: accounts)
+        default: throw AgentProtocol.MalformedFrame(reason: "an unknown consent request")
+        }
+    }
+
+    mutating func answers() throws -> ConsentAnswers {
+        var answers = ConsentAnswers(approveAll: try flag())
+        let count = Int(try integer(UInt8.self))
+        guard count <= AgentProtocol.maximumAnswerCount else { throw AgentProtocol.MalformedFrame(reason: "too many consent answers") }
+        for _ in 0..<count {
+            let request = try consentRequest()
+            let answer: ConsentAnswer = switch try integer(UInt8.self) {
+            case 0: .declined
+            case 1: .approved
+            case 2: .chose(account: try string())
+            default: throw AgentProtocol.MalformedFrame(reason: "an unknown consent answer")
+            }
+            answers.given.append((request, answer))
+        }
+        return answers
+    }
+
+    mutating func record() throws -> CredentialRecord {
+        let server = try self.server()
+        let account = try string()
+        let store = try self.store()
+        let password = try flag() ? try secret() : nil
+        return CredentialRecord(server: server, account: account, password: password, store: store)
+    }
+
+    /// The result of `operation` after the `ok` status.
+    mutating func result(of operation: AgentOperation) throws -> AgentResult {
+        switch operation {
+        case .get:
+            return .record(try record())
+        case .list, .search:
+            let count = Int(try integer(UInt32.self))
+            guard count <= buffer.byteCount else { throw AgentProtocol.MalformedFrame(reason: "a bad record count") }
+            var records: [CredentialRecord] = []
+            records.reserveCapacity(count)
+            for _ in 0..<count { records.append(try record()) }
+            return .records(records)
+        case .add:
+            switch try integer(UInt8.self) {
+            case 0: return .added(.added)
+            case 1: return .added(.updated)
+            case 2: return .added(.unchanged)
+            case 3: return .added(.deleted)
+            default: throw AgentProtocol.MalformedFrame(reason: "an unknown add outcome")
+            }
+        }
+    }
+}
