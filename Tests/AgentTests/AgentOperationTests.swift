@@ -1,0 +1,256 @@
+import Foundation
+import Glibc
+import KeyshelfCredentials
+import KeyshelfCrypto
+import KeyshelfVault
+import Testing
+@testable import KeyshelfAgent
+
+/// The credentials operations the agent answers from the vault it keeps open
+/// (get, list, search, add): consent relayed to the client, changes made
+/// elsewhere picked up, and the CLI printing the same with and without it.
+@Suite struct AgentOperationTests {
+    /// Answers consent requests from a script and records them.
+    final class ScriptedConsent: Consent, @unchecked Sendable {
+        private var script: [ConsentAnswer]
+        private(set) var requests: [ConsentRequest] = []
+        init(_ script: [ConsentAnswer]) { self.script = script }
+        func ask(_ request: ConsentRequest) -> ConsentAnswer {
+            requests.append(request)
+            return script.isEmpty ? .declined : script.removeFirst()
+        }
+    }
+
+    func perform(_ h: AgentHarness, _ operation: AgentOperation, consent: any Consent = DeclineAll(),
+                 approveAll: Bool = false) throws -> AgentResult? {
+        try AgentClient.perform(operation, for: VaultDirectory(url: URL(fileURLWithPath: h.vault)),
+                                environment: ["XDG_RUNTIME_DIR": h.runtime], consent: consent, approveAll: approveAll)
+    }
+
+    func password(_ h: AgentHarness, _ server: String, _ account: String) throws -> String {
+        try h.check(h.run(["get", server, account, "--no-agent", "--yes"])).stdout
+    }
+
+    @Test func aSharedPasswordIsReleasedOnlyAfterTheClientsConsent() throws {
+        let h = try AgentHarness()
+        defer { h.stop() }
+        try h.check(h.run(["add", "example.com", "alice", "--password-stdin"], stdin: "s3cret\n"))
+        try h.check(h.run(["unlock"]))
+        let site = try ServerName(parsing: "example.com")
+
+        let declined = ScriptedConsent([.declined])
+        #expect(throws: KeychainError(.userCanceled, "")) { try perform(h, .get(server: site, account: nil, filter: .both), consent: declined) }
+        #expect(declined.requests == [.release(server: site, accounts: ["alice"])])
+
+        let approved = ScriptedConsent([.approved])
+        guard case .record(let record)? = try perform(h, .get(server: site, account: "alice", filter: .both), consent: approved) else {
+            Issue.record("the agent did not answer")
+            return
+        }
+        #expect(record.password == Secret(utf8: "s3cret") && record.store == .shared && record.account == "alice")
+        #expect(approved.requests.count == 1)
+
+        // --yes approves in advance: nobody is asked.
+        let untouched = ScriptedConsent([])
+        guard case .record? = try perform(h, .get(server: site, account: "alice", filter: .both), consent: untouched, approveAll: true) else {
+            Issue.record("the agent did not answer with --yes")
+            return
+        }
+        #expect(untouched.requests.isEmpty)
+        #expect(throws: KeychainError(.itemNotFound, "")) { try perform(h, .get(server: site, account: "bob", filter: .both)) }
+    }
+
+    @Test func anUpdateAsksTheClientAndADeclineChangesNothing() throws {
+        let h = try AgentHarness()
+        defer { h.stop() }
+        try h.check(h.run(["add", "example.com", "alice", "--password-stdin"], stdin: "old\n"))
+        try h.check(h.run(["unlock"]))
+        let site = try ServerName(parsing: "example.com")
+        let update = AgentOperation.add(server: site, account: "alice", password: Secret(utf8: "new"), store: .shared)
+
+        let declined = ScriptedConsent([.declined])
+        #expect(throws: KeychainError(.userCanceled, "")) { try perform(h, update, consent: declined) }
+        #expect(declined.requests == [.update(server: site, account: "alice")])
+        #expect(try password(h, "example.com", "alice") == "old\n")
+
+        let approved = ScriptedConsent([.approved])
+        guard case .added(let outcome)? = try perform(h, update, consent: approved) else {
+            Issue.record("the agent did not answer")
+            return
+        }
+        #expect(outcome == .updated)
+        #expect(try password(h, "example.com", "alice") == "new\n")
+        guard case .added(let again)? = try perform(h, update) else { return }
+        #expect(again == .unchanged, "the same password again asks nobody")
+    }
+
+    @Test func changesMadeWithoutTheAgentAreSeenByIt() throws {
+        let h = try AgentHarness()
+        defer { h.stop() }
+        try h.check(h.run(["add", "example.com", "alice", "--local", "--password-stdin"], stdin: "first\n"))
+        try h.check(h.run(["unlock"]))
+        let site = try ServerName(parsing: "example.com")
+        guard case .record(let before)? = try perform(h, .get(server: site, account: "alice", filter: .local)) else {
+            Issue.record("the agent did not answer")
+            return
+        }
+        #expect(before.password == Secret(utf8: "first"))
+        try h.check(h.run(["add", "example.com", "alice", "--local", "--password-stdin", "--no-agent", "--yes"], stdin: "second\n"))
+        try h.check(h.run(["add", "other.example", "bob", "--local", "--password-stdin", "--no-agent"], stdin: "x\n"))
+        guard case .record(let after)? = try perform(h, .get(server: site, account: "alice", filter: .local)),
+              case .records(let listed)? = try perform(h, .list(server: nil, filter: .both)),
+              case .records(let found)? = try perform(h, .search(query: "BOB", filter: .both)) else {
+            Issue.record("the agent did not answer")
+            return
+        }
+        #expect(after.password == Secret(utf8: "second"))
+        #expect(listed.map(\.account) == ["alice", "bob"])
+        #expect(found.map(\.server.host) == ["other.example"])
+        #expect(listed.allSatisfy { $0.password == nil }, "listings carry no passwords")
+    }
+
+    @Test func anItemThatReasksTheMasterPasswordIsHandedBack() throws {
+        let h = try AgentHarness()
+        defer { h.stop() }
+        let directory = VaultDirectory(url: URL(fileURLWithPath: h.vault))
+        let session = try directory.unlock(password: Secret(utf8: AgentHarness.masterPassword))
+        try session.modify {
+            $0.local.append(Item(account: "root", server: "admin.example", accessControl: .userPresence, password: Secret(utf8: "guarded")))
+        }
+        session.lock()
+        try h.check(h.run(["unlock"]))
+        let site = try ServerName(parsing: "admin.example")
+        #expect(try perform(h, .get(server: site, account: "root", filter: .both)) == nil, "the client must ask for the master password itself")
+        // The CLI then opens the vault itself; without a terminal nobody can confirm, as without the agent.
+        let viaAgent = try h.run(["get", "admin.example", "root"], withPassword: false)
+        let direct = try h.run(["get", "admin.example", "root", "--no-agent"])
+        #expect(viaAgent.status == direct.status && viaAgent.status != 0, "\(viaAgent)\n\(direct)")
+    }
+
+    @Test func theCLIPrintsTheSameThroughTheAgent() throws {
+        let h = try AgentHarness()
+        defer { h.stop() }
+        let entries: [(String, String, [String])] = [
+            ("bücher.example:8443", "anna", []),
+            ("bücher.example:8443", "zoë\u{1B}[31m", []),
+            ("[2001:db8::1]:2222", "ops", ["--local"]),
+            ("http://plain.example", "old", []),
+            ("example.com", "alice", ["--local"]),
+            ("example.com", "alice", []),
+        ]
+        for (server, account, flags) in entries {
+            try h.check(h.run(["add", server, account, "--password-stdin"] + flags, stdin: "pw-\(account)\n"))
+        }
+        try h.check(h.run(["unlock"]))
+        let commands: [[String]] = [
+            ["list"], ["list", "--json"], ["list", "bücher.example:8443"], ["list", "--local"], ["list", "--shared", "--json"],
+            ["search", "ZOË"], ["search", "xn--bcher", "--json"], ["search", "2001:db8"],
+            ["get", "example.com", "alice", "--json"], ["get", "example.com", "alice", "--shared", "--yes"],
+            ["get", "bücher.example:8443", "anna", "--yes", "--json"], ["get", "nowhere.example"], ["list", "nowhere.example"],
+            ["search", "no such text"], ["get", "bücher.example:8443"],
+        ]
+        for command in commands {
+            let viaAgent = try h.run(command, withPassword: false)
+            let direct = try h.run(command + ["--no-agent"])
+            #expect(viaAgent.status == direct.status && viaAgent.stdout == direct.stdout && viaAgent.stderr == direct.stderr,
+                    "\(command)\nagent: \(viaAgent)\ndirect: \(direct)")
+        }
+    }
+
+    @Test func addThroughTheAgentReadsScriptedInputInOrder() throws {
+        let h = try AgentHarness()
+        defer { h.stop() }
+        try h.check(h.run(["unlock"]))
+        // --password-fd 0: the master password line first (unused with the agent), then the item password.
+        let added = try h.run(["add", "example.com", "alice", "--password-fd", "0", "--password-stdin"],
+                              stdin: AgentHarness.masterPassword + "\nitem-password\n", withPassword: false)
+        #expect(added.status == 0, "\(added)")
+        #expect(try password(h, "example.com", "alice") == "item-password\n")
+        // Without a terminal an update is declined, with the --yes hint, as without the agent.
+        let update = try h.run(["add", "example.com", "alice", "--password-stdin"], stdin: "other\n", withPassword: false)
+        #expect(update.status == 4 && update.stderr.contains("--yes"), "\(update)")
+        #expect(try h.check(h.run(["add", "example.com", "alice", "--password-stdin", "--yes"], stdin: "other\n", withPassword: false))
+            .stderr.contains("updated"))
+        #expect(try password(h, "example.com", "alice") == "other\n")
+    }
+
+    @Test func anAgentOfAnotherVersionIsStillLocked() throws {
+        let h = try AgentHarness()
+        defer { h.stop() }
+        let location = h.location
+        mkdir(location.directory, 0o700)
+        // A stand-in for an agent started by an older keyshelf: it answers every
+        // request with protocol version 1 and exits only on a signal.
+        let script = """
+            import os, signal, socket, struct, sys
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM])
+            s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(4)
+            open(sys.argv[2], "w").close()
+            while True:
+                c, _ = s.accept()
+                c.recv(65536)
+                c.sendall(struct.pack("<I", 2) + bytes([1, 2]))
+                c.close()
+            """
+        let ready = h.root + "/ready"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-c", script, location.socketPath, ready]
+        try process.run()
+        h.remember(process.processIdentifier)
+        #expect(AgentHarness.eventually(10) { FileManager.default.fileExists(atPath: ready) })
+
+        let get = try h.check(h.run(["list"]))
+        #expect(get.stderr.contains("protocol version 1"), "\(get)")
+        let lock = try h.run(["lock"])
+        #expect(lock.status == 0, "\(lock)")
+        #expect(AgentHarness.eventually(10) { !process.isRunning }, "SIGTERM should end it")
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGTERM)
+    }
+
+    @Test func operationFramesRoundTripAndCutFramesAreRejected() throws {
+        let site = try ServerName(parsing: "bücher.example:8443")
+        let operations: [AgentOperation] = [
+            .get(server: site, account: "zoë", filter: .shared),
+            .get(server: site, account: nil, filter: .both),
+            .list(server: nil, filter: .local),
+            .list(server: site, filter: .both),
+            .search(query: "ZOË", filter: .both),
+            .add(server: site, account: "anna", password: Secret(utf8: "pw"), store: .local),
+        ]
+        let answers = ConsentAnswers(approveAll: false, given: [
+            (.release(server: site, accounts: ["anna", "zoë"]), .chose(account: "zoë")),
+            (.update(server: site, account: "anna"), .approved),
+            (.delete(server: site, account: "anna"), .declined),
+        ])
+        for operation in operations {
+            var writer = FrameWriter(capacity: 16)
+            writer.operation(operation, answers: answers)
+            let whole = writer.withBody { Array($0) }
+            var reader = FrameReader(SecureBytes(copying: whole))
+            let (decoded, decodedAnswers) = try reader.operation(operation.code)
+            #expect(reader.isAtEnd)
+            var again = FrameWriter()
+            again.operation(decoded, answers: decodedAnswers)
+            #expect(again.withBody { Array($0) } == whole, "\(operation)")
+            for cut in 0..<whole.count {
+                var short = FrameReader(SecureBytes(copying: whole[0..<cut]))
+                #expect(throws: AgentProtocol.MalformedFrame.self) { _ = try short.operation(operation.code) }
+            }
+        }
+    }
+}
+
+extension AgentResult: Equatable {
+    public static func == (a: AgentResult, b: AgentResult) -> Bool {
+        switch (a, b) {
+        case let (.record(x), .record(y)): x == y
+        case let (.records(x), .records(y)): x == y
+        case let (.added(x), .added(y)): x == y
+        default: false
+        }
+    }
+}
