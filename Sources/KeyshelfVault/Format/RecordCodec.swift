@@ -31,93 +31,103 @@ enum RecordCodec {
     /// Encodes `items` into a new secure buffer of exactly the needed size,
     /// and points each item's password at its copy in that buffer, so the
     /// buffers the passwords came from can be released.
+    ///
+    /// Items and their strings are read in place through a pointer: a save
+    /// encodes every item, and copying each `Item` or `String` (a dozen
+    /// reference counts per item) cost more than the encoding itself.
     static func encode(_ items: inout [Item]) -> SecureBytes {
-        var total = varintByteCount(UInt64(items.count))
-        var recordSizes = [Int]()
-        recordSizes.reserveCapacity(items.count)
-        for item in items {
-            let size = fieldsByteCount(item)
-            recordSizes.append(size)
-            total += varintByteCount(UInt64(size)) + size
-        }
-        let out = SecureBytes(byteCount: total)
-        out.withUnsafeMutableBytes { buffer in
-            var w = Writer(base: buffer.baseAddress!)
-            w.varint(UInt64(items.count))
+        items.withUnsafeMutableBufferPointer { items in
+            var total = varintByteCount(UInt64(items.count))
+            var recordSizes = [Int]()
+            recordSizes.reserveCapacity(items.count)
             for i in items.indices {
-                w.varint(UInt64(recordSizes[i]))
-                let start = w.offset
-                if let passwordRange = write(items[i], to: &w) {
-                    items[i].password = Secret(storage: out, range: passwordRange)
-                }
-                precondition(w.offset - start == recordSizes[i], "record size mismatch")
+                let size = fieldsByteCount(items.baseAddress! + i)
+                recordSizes.append(size)
+                total += varintByteCount(UInt64(size)) + size
             }
-            precondition(w.offset == total, "payload size mismatch")
+            let out = SecureBytes(byteCount: total)
+            out.withUnsafeMutableBytes { buffer in
+                var w = Writer(base: buffer.baseAddress!)
+                w.varint(UInt64(items.count))
+                for i in items.indices {
+                    let item = items.baseAddress! + i
+                    let size = recordSizes[i]
+                    w.varint(UInt64(size))
+                    let start = w.offset
+                    if let passwordRange = write(item, to: &w) {
+                        item.pointee.password = Secret(storage: out, range: passwordRange)
+                    }
+                    precondition(w.offset - start == size, "record size mismatch")
+                }
+                precondition(w.offset == total, "payload size mismatch")
+            }
+            return out
         }
-        return out
     }
 
-    private static func stringFieldByteCount(_ s: String) -> Int {
+    @inline(__always)
+    private static func stringFieldByteCount(_ s: inout String) -> Int {
         let n = s.utf8.count
         return n == 0 ? 0 : 1 + varintByteCount(UInt64(n)) + n
     }
 
-    private static func fieldsByteCount(_ item: Item) -> Int {
+    private static func fieldsByteCount(_ item: UnsafeMutablePointer<Item>) -> Int {
         var n = 1 + 1 + 16                                 // id
         n += 1 + 1 + 1                                     // itemClass
-        n += stringFieldByteCount(item.account)
-        n += stringFieldByteCount(item.service)
-        n += stringFieldByteCount(item.server)
-        n += stringFieldByteCount(item.protocol)
-        if item.port != 0 { n += 1 + 1 + varintByteCount(UInt64(truncatingIfNeeded: item.port)) }
-        n += stringFieldByteCount(item.path)
-        n += stringFieldByteCount(item.securityDomain)
-        n += stringFieldByteCount(item.authenticationType)
-        n += stringFieldByteCount(item.label)
-        n += stringFieldByteCount(item.comment)
-        n += stringFieldByteCount(item.otpauth)
+        n += stringFieldByteCount(&item.pointee.account)
+        n += stringFieldByteCount(&item.pointee.service)
+        n += stringFieldByteCount(&item.pointee.server)
+        n += stringFieldByteCount(&item.pointee.protocol)
+        if item.pointee.port != 0 { n += 1 + 1 + varintByteCount(UInt64(truncatingIfNeeded: item.pointee.port)) }
+        n += stringFieldByteCount(&item.pointee.path)
+        n += stringFieldByteCount(&item.pointee.securityDomain)
+        n += stringFieldByteCount(&item.pointee.authenticationType)
+        n += stringFieldByteCount(&item.pointee.label)
+        n += stringFieldByteCount(&item.pointee.comment)
+        n += stringFieldByteCount(&item.pointee.otpauth)
         n += 2 * (1 + 1 + 8)                               // dates
         n += 2 * (1 + 1 + 1)                               // accessible, accessControl
-        if item.synchronizable { n += 3 }
-        if let password = item.password {
-            n += 1 + varintByteCount(UInt64(password.byteCount)) + password.byteCount
+        if item.pointee.synchronizable { n += 3 }
+        if let count = item.pointee.password?.byteCount {
+            n += 1 + varintByteCount(UInt64(count)) + count
         }
-        if item.isDeleted { n += 3 }
+        if item.pointee.isDeleted { n += 3 }
         return n
     }
 
     /// Writes one record's fields; returns where the password's bytes went.
-    private static func write(_ item: Item, to w: inout Writer) -> Range<Int>? {
+    private static func write(_ item: UnsafeMutablePointer<Item>, to w: inout Writer) -> Range<Int>? {
         var passwordRange: Range<Int>?
         w.field(.id, byteCount: 16)
-        withUnsafeBytes(of: item.id.uuid) { w.bytes($0) }
-        w.byteField(.itemClass, item.itemClass.rawValue)
-        w.string(.account, item.account)
-        w.string(.service, item.service)
-        w.string(.server, item.server)
-        w.string(.protocol, item.protocol)
-        if item.port != 0 {
-            let v = UInt64(truncatingIfNeeded: item.port)
+        withUnsafeBytes(of: item.pointee.id.uuid) { w.bytes($0) }
+        w.byteField(.itemClass, item.pointee.itemClass.rawValue)
+        w.string(.account, &item.pointee.account)
+        w.string(.service, &item.pointee.service)
+        w.string(.server, &item.pointee.server)
+        w.string(.protocol, &item.pointee.protocol)
+        if item.pointee.port != 0 {
+            let v = UInt64(truncatingIfNeeded: item.pointee.port)
             w.field(.port, byteCount: varintByteCount(v))
             w.varint(v)
         }
-        w.string(.path, item.path)
-        w.string(.securityDomain, item.securityDomain)
-        w.string(.authenticationType, item.authenticationType)
-        w.string(.label, item.label)
-        w.string(.comment, item.comment)
-        w.string(.otpauth, item.otpauth)
-        w.date(.creationDate, item.creationDate)
-        w.date(.modificationDate, item.modificationDate)
-        w.byteField(.accessible, item.accessible.rawValue)
-        w.byteField(.accessControl, item.accessControl.rawValue)
-        if item.synchronizable { w.byteField(.synchronizable, 1) }
-        if let password = item.password {
-            w.field(.password, byteCount: password.byteCount)
-            passwordRange = w.offset..<(w.offset + password.byteCount)
-            password.withUnsafeBytes { w.bytes($0) }
+        w.string(.path, &item.pointee.path)
+        w.string(.securityDomain, &item.pointee.securityDomain)
+        w.string(.authenticationType, &item.pointee.authenticationType)
+        w.string(.label, &item.pointee.label)
+        w.string(.comment, &item.pointee.comment)
+        w.string(.otpauth, &item.pointee.otpauth)
+        w.date(.creationDate, item.pointee.creationDate)
+        w.date(.modificationDate, item.pointee.modificationDate)
+        w.byteField(.accessible, item.pointee.accessible.rawValue)
+        w.byteField(.accessControl, item.pointee.accessControl.rawValue)
+        if item.pointee.synchronizable { w.byteField(.synchronizable, 1) }
+        // Through the optional in place: a copy would retain the password's shared buffer once per item.
+        item.pointee.password?.withUnsafeBytes { password in
+            w.field(.password, byteCount: password.count)
+            passwordRange = w.offset..<(w.offset + password.count)
+            w.bytes(password)
         }
-        if item.isDeleted { w.byteField(.isDeleted, 1) }
+        if item.pointee.isDeleted { w.byteField(.isDeleted, 1) }
         return passwordRange
     }
 
@@ -131,11 +141,13 @@ enum RecordCodec {
         let base: UnsafeMutableRawPointer
         var offset = 0
 
+        @inline(__always)
         mutating func byte(_ b: UInt8) {
             base.storeBytes(of: b, toByteOffset: offset, as: UInt8.self)
             offset += 1
         }
 
+        @inline(__always)
         mutating func varint(_ value: UInt64) {
             var v = value
             while v >= 0x80 {
@@ -145,31 +157,36 @@ enum RecordCodec {
             byte(UInt8(v))
         }
 
+        @inline(__always)
         mutating func bytes(_ source: UnsafeRawBufferPointer) {
             guard let src = source.baseAddress, source.count > 0 else { return }
             (base + offset).copyMemory(from: src, byteCount: source.count)
             offset += source.count
         }
 
+        @inline(__always)
         mutating func field(_ tag: Tag, byteCount: Int) {
             byte(tag.rawValue)
             varint(UInt64(byteCount))
         }
 
+        @inline(__always)
         mutating func byteField(_ tag: Tag, _ value: UInt8) {
             field(tag, byteCount: 1)
             byte(value)
         }
 
-        mutating func string(_ tag: Tag, _ value: String) {
-            var s = value
-            s.withUTF8 { utf8 in
+        /// Takes the string `inout` so that it is read in place (no reference counting).
+        @inline(__always)
+        mutating func string(_ tag: Tag, _ value: inout String) {
+            value.withUTF8 { utf8 in
                 guard utf8.count > 0 else { return }
                 field(tag, byteCount: utf8.count)
                 bytes(UnsafeRawBufferPointer(utf8))
             }
         }
 
+        @inline(__always)
         mutating func date(_ tag: Tag, _ value: Date) {
             field(tag, byteCount: 8)
             let bits = value.timeIntervalSinceReferenceDate.bitPattern.littleEndian

@@ -182,10 +182,12 @@ enum FileSystem {
         guard fsync(fd) == 0 else { throw ioError(path, "sync the directory") }
     }
 
-    static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws {
+    /// Writes all of `bytes` to `fd`, retrying short writes and `EINTR`.
+    /// - Throws: `.io` naming `path`.
+    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws {
         var done = 0
         while done < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, bytes.count - done) }
+            let n = write(fd, bytes.baseAddress! + done, bytes.count - done)
             if n < 0 {
                 if errno == EINTR { continue }
                 throw ioError(path, "write the file")
