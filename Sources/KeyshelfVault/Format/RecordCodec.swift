@@ -204,35 +204,40 @@ enum RecordCodec {
             let count = try r.varint()
             // Every record takes at least one byte: a bound on the count that a damaged file cannot exceed.
             guard count <= UInt64(buffer.count) else { throw DecodeError(reason: "item count \(count) exceeds the payload") }
-            var items = [Item]()
-            items.reserveCapacity(Int(count))
-            for _ in 0..<count {
-                let size = try r.varint()
-                guard size <= UInt64(r.end - r.offset) else { throw DecodeError(reason: "record runs past the payload") }
-                // A reader bounded by the record, so a damaged field cannot run into the next record.
-                var record = Reader(buffer: buffer, offset: r.offset, end: r.offset + Int(size))
-                items.append(try decodeRecord(&record, storage: plaintext))
-                r.offset = record.end
+            // Each record is decoded in its slot of the array (see `decodeRecord`).
+            let blank = Self.blank
+            let items = try [Item](unsafeUninitializedCapacity: Int(count)) { slots, initialized in
+                for index in 0..<Int(count) {
+                    let size = try r.varint()
+                    guard size <= UInt64(r.end - r.offset) else { throw DecodeError(reason: "record runs past the payload") }
+                    // A reader bounded by the record, so a damaged field cannot run into the next record.
+                    var record = Reader(buffer: buffer, offset: r.offset, end: r.offset + Int(size))
+                    let slot = slots.baseAddress! + index
+                    slot.initialize(to: blank)
+                    initialized = index + 1
+                    try decodeRecord(&record, into: slot, storage: plaintext)
+                    r.offset = record.end
+                }
             }
             guard r.offset == r.end else { throw DecodeError(reason: "bytes after the last record") }
             return items
         }
     }
 
-    private static func decodeRecord(_ r: inout Reader, storage: SecureBytes) throws -> Item {
+    /// An item whose every field is its zero value, for `decodeRecord` to fill in.
+    private static var blank: Item {
+        Item(
+            id: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)), itemClass: .internetPassword,
+            account: "", protocol: "", authenticationType: "",
+            creationDate: Date(timeIntervalSinceReferenceDate: 0), password: nil)
+    }
+
+    /// Decodes one record into `item`, which holds `blank`. Fields are set in
+    /// place: building an `Item` from locals and moving it cost a copy of
+    /// every item.
+    private static func decodeRecord(_ r: inout Reader, into item: UnsafeMutablePointer<Item>, storage: SecureBytes) throws {
         let end = r.end
-        var id: UUID?
-        var itemClass = ItemClass.internetPassword
-        var account = "", service = "", server = "", proto = "", path = ""
-        var securityDomain = "", authenticationType = "", label = "", comment = "", otpauth = ""
-        var port = 0
-        var creationDate = Date(timeIntervalSinceReferenceDate: 0)
-        var modificationDate = creationDate
-        var accessible = Accessible.whenUnlocked
-        var accessControl = AccessControl.none
-        var synchronizable = false, isDeleted = false
-        var password: Secret?
-        var sawClass = false
+        var sawID = false, sawClass = false
 
         while r.offset < end {
             let rawTag = try r.byte()
@@ -246,46 +251,40 @@ enum RecordCodec {
                 guard range.count == 16 else { throw DecodeError(reason: "id is not 16 bytes") }
                 var raw: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
                 withUnsafeMutableBytes(of: &raw) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: r.buffer[range])) }
-                id = UUID(uuid: raw)
+                item.pointee.id = UUID(uuid: raw)
+                sawID = true
             case .itemClass:
                 guard let v = ItemClass(rawValue: try r.single(range)) else { throw DecodeError(reason: "unknown item class") }
-                itemClass = v
+                item.pointee.itemClass = v
                 sawClass = true
-            case .account: account = try r.string(range)
-            case .service: service = try r.string(range)
-            case .server: server = try r.string(range)
-            case .protocol: proto = try r.string(range)
+            case .account: item.pointee.account = try r.string(range)
+            case .service: item.pointee.service = try r.string(range)
+            case .server: item.pointee.server = try r.string(range)
+            case .protocol: item.pointee.protocol = try r.string(range)
             case .port:
                 var sub = Reader(buffer: r.buffer, offset: range.lowerBound, end: range.upperBound)
-                port = Int(truncatingIfNeeded: try sub.varint())
-            case .path: path = try r.string(range)
-            case .securityDomain: securityDomain = try r.string(range)
-            case .authenticationType: authenticationType = try r.string(range)
-            case .label: label = try r.string(range)
-            case .comment: comment = try r.string(range)
-            case .otpauth: otpauth = try r.string(range)
-            case .creationDate: creationDate = try r.date(range)
-            case .modificationDate: modificationDate = try r.date(range)
+                item.pointee.port = Int(truncatingIfNeeded: try sub.varint())
+            case .path: item.pointee.path = try r.string(range)
+            case .securityDomain: item.pointee.securityDomain = try r.string(range)
+            case .authenticationType: item.pointee.authenticationType = try r.string(range)
+            case .label: item.pointee.label = try r.string(range)
+            case .comment: item.pointee.comment = try r.string(range)
+            case .otpauth: item.pointee.otpauth = try r.string(range)
+            case .creationDate: item.pointee.creationDate = try r.date(range)
+            case .modificationDate: item.pointee.modificationDate = try r.date(range)
             case .accessible:
                 guard let v = Accessible(rawValue: try r.single(range)) else { throw DecodeError(reason: "unknown accessible value") }
-                accessible = v
+                item.pointee.accessible = v
             case .accessControl:
                 guard let v = AccessControl(rawValue: try r.single(range)) else { throw DecodeError(reason: "unknown access control value") }
-                accessControl = v
-            case .synchronizable: synchronizable = try r.single(range) != 0
-            case .password: password = Secret(storage: storage, range: range)
-            case .isDeleted: isDeleted = try r.single(range) != 0
+                item.pointee.accessControl = v
+            case .synchronizable: item.pointee.synchronizable = try r.single(range) != 0
+            case .password: item.pointee.password = Secret(storage: storage, range: range)
+            case .isDeleted: item.pointee.isDeleted = try r.single(range) != 0
             }
         }
         guard r.offset == end else { throw DecodeError(reason: "record length mismatch") }
-        guard let id, sawClass else { throw DecodeError(reason: "record without id or class") }
-        return Item(
-            id: id, itemClass: itemClass, account: account, service: service, server: server,
-            protocol: proto, port: port, path: path, securityDomain: securityDomain,
-            authenticationType: authenticationType, label: label, comment: comment, otpauth: otpauth,
-            creationDate: creationDate, modificationDate: modificationDate,
-            accessible: accessible, accessControl: accessControl, synchronizable: synchronizable,
-            password: password, isDeleted: isDeleted)
+        guard sawID, sawClass else { throw DecodeError(reason: "record without id or class") }
     }
 
     private struct Reader {
