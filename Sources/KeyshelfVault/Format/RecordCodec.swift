@@ -54,7 +54,10 @@ enum RecordCodec {
                     let size = recordSizes[i]
                     w.varint(UInt64(size))
                     let start = w.offset
-                    if let passwordRange = write(item, to: &w) {
+                    // Moved out rather than copied: a copy would retain and release the
+                    // password's buffer (shared by every item) once more per item.
+                    let password = item.pointee.password.take()
+                    if let passwordRange = write(item, password: password, to: &w) {
                         item.pointee.password = Secret(storage: out, range: passwordRange)
                     }
                     precondition(w.offset - start == size, "record size mismatch")
@@ -95,8 +98,9 @@ enum RecordCodec {
         return n
     }
 
-    /// Writes one record's fields; returns where the password's bytes went.
-    private static func write(_ item: UnsafeMutablePointer<Item>, to w: inout Writer) -> Range<Int>? {
+    /// Writes one record's fields, the password being `password` (taken out
+    /// of `item`); returns where the password's bytes went.
+    private static func write(_ item: UnsafeMutablePointer<Item>, password: borrowing Secret?, to w: inout Writer) -> Range<Int>? {
         var passwordRange: Range<Int>?
         w.field(.id, byteCount: 16)
         withUnsafeBytes(of: item.pointee.id.uuid) { w.bytes($0) }
@@ -121,8 +125,7 @@ enum RecordCodec {
         w.byteField(.accessible, item.pointee.accessible.rawValue)
         w.byteField(.accessControl, item.pointee.accessControl.rawValue)
         if item.pointee.synchronizable { w.byteField(.synchronizable, 1) }
-        // Through the optional in place: a copy would retain the password's shared buffer once per item.
-        item.pointee.password?.withUnsafeBytes { password in
+        password?.withUnsafeBytes { password in
             w.field(.password, byteCount: password.count)
             passwordRange = w.offset..<(w.offset + password.count)
             w.bytes(password)
