@@ -28,40 +28,57 @@ public enum SecretStream {
     }
 
     /// Seals `plaintext` under `key` (32 bytes).
+    /// - Returns: the sealed message, `sealedByteCount(…)` bytes.
     /// - Throws: `CryptoError.invalidLength` for a wrong key size.
     public static func seal(_ plaintext: SecureBytes, key: SecureBytes, chunkByteCount: Int, associatedData: [UInt8]) throws -> [UInt8] {
+        var out = [UInt8]()
+        out.reserveCapacity(sealedByteCount(plaintextByteCount: plaintext.byteCount, chunkByteCount: chunkByteCount))
+        try seal(plaintext, key: key, chunkByteCount: chunkByteCount, associatedData: associatedData) { out.append(contentsOf: $0) }
+        return out
+    }
+
+    /// Seals `plaintext` under `key` (32 bytes) piece by piece: `output`
+    /// receives the stream header, then each sealed chunk, in order
+    /// (`sealedByteCount(…)` bytes in all), so a large message can go
+    /// straight to a file without a second whole-message buffer. The bytes
+    /// passed to `output` are ciphertext, valid only during the call.
+    /// - Throws: `CryptoError.invalidLength` for a wrong key size; whatever `output` throws.
+    public static func seal(
+        _ plaintext: SecureBytes, key: SecureBytes, chunkByteCount: Int, associatedData: [UInt8],
+        output: (UnsafeRawBufferPointer) throws -> Void
+    ) throws {
         Sodium.ensureInitialized()
         precondition(chunkByteCount > 0, "chunk size must be positive")
         try check(key: key)
-        let total = sealedByteCount(plaintextByteCount: plaintext.byteCount, chunkByteCount: chunkByteCount)
-        var out = [UInt8](repeating: 0, count: total)
         var state = crypto_secretstream_xchacha20poly1305_state()
-        out.withUnsafeMutableBufferPointer { o in
-            key.withUnsafeBytes { k in
-                _ = crypto_secretstream_xchacha20poly1305_init_push(&state, o.baseAddress!, k.baseAddress!.assumingMemoryBound(to: UInt8.self))
+        defer { sodium_memzero(&state, MemoryLayout.size(ofValue: state)) }
+        // One chunk at a time; the sealed chunk of the largest plaintext chunk fits.
+        var buffer = [UInt8](repeating: 0, count: max(headerByteCount, min(chunkByteCount, plaintext.byteCount) + chunkOverheadByteCount))
+        try buffer.withUnsafeMutableBufferPointer { o in
+            let initRC = key.withUnsafeBytes { k in
+                crypto_secretstream_xchacha20poly1305_init_push(&state, o.baseAddress!, k.baseAddress!.assumingMemoryBound(to: UInt8.self))
             }
-            plaintext.withUnsafeBytes { p in
+            precondition(initRC == 0, "secretstream init_push failed")
+            try output(UnsafeRawBufferPointer(start: o.baseAddress!, count: headerByteCount))
+            try plaintext.withUnsafeBytes { p in
                 var inOffset = 0
-                var outOffset = headerByteCount
                 repeat {
                     let n = min(chunkByteCount, p.count - inOffset)
                     let isLast = inOffset + n == p.count
                     var written: UInt64 = 0
                     let src = p.baseAddress.map { $0.assumingMemoryBound(to: UInt8.self) + inOffset }
                     _ = crypto_secretstream_xchacha20poly1305_push(
-                        &state, o.baseAddress! + outOffset, &written,
+                        &state, o.baseAddress!, &written,
                         src, UInt64(n),
                         associatedData, UInt64(associatedData.count),
                         isLast ? tagFinal : tagMessage)
+                    precondition(Int(written) == n + chunkOverheadByteCount, "secretstream size mismatch")
+                    try output(UnsafeRawBufferPointer(start: o.baseAddress!, count: Int(written)))
                     inOffset += n
-                    outOffset += Int(written)
                     if isLast { break }
                 } while true
-                precondition(outOffset == total, "secretstream size mismatch")
             }
         }
-        sodium_memzero(&state, MemoryLayout.size(ofValue: state))
-        return out
     }
 
     /// Opens a message sealed by `seal` with the same key, chunk size and

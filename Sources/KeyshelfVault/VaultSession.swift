@@ -301,11 +301,15 @@ public final class VaultSession: @unchecked Sendable {
     /// Seals `plaintext` (the encoding of `items`) and replaces `store`'s file
     /// atomically, refusing when it changed since `file.identity`.
     static func save(_ items: [Item], plaintext: SecureBytes, store: Store, file: inout FileState, directory: String) throws {
-        let sealed = try VaultFile.seal(plaintext, header: file.header, vaultKey: file.vaultKey)
+        let header = VaultFile.sealedHeader(for: plaintext, header: file.header)
+        let vaultKey = file.vaultKey
+        // Sealed chunk by chunk straight into the temporary file: no second whole-file buffer.
         file.identity = try AtomicFile.replace(
-            directory: directory, name: store.fileName, header: sealed.header.serialized(),
-            payload: sealed.payload, expected: file.identity)
-        file.header = sealed.header
+            directory: directory, name: store.fileName, header: header.serialized(),
+            payloadByteCount: Int(header.payloadByteCount),
+            writePayload: { write in try VaultFile.seal(plaintext, header: header, vaultKey: vaultKey, output: write) },
+            expected: file.identity)
+        file.header = header
         file.items = items
         file.plaintext = plaintext
         file.needsReload = false

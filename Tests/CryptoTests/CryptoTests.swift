@@ -13,6 +13,33 @@ import Testing
         #expect(opened == plain)
     }
 
+    @Test(arguments: [0, 64, 200])
+    func sealingPieceByPieceGivesTheSameLayout(length: Int) throws {
+        let plain = SecureBytes(copying: (0..<length).map { UInt8($0 & 0xff) })
+        var pieces: [[UInt8]] = []
+        try SecretStream.seal(plain, key: key, chunkByteCount: 64, associatedData: [4]) { pieces.append(Array($0)) }
+        // The stream header, then one piece per chunk (at least one, FINAL last).
+        #expect(pieces.first?.count == SecretStream.headerByteCount)
+        #expect(pieces.count == 1 + max(1, (length + 63) / 64))
+        #expect(pieces.dropFirst().allSatisfy { $0.count <= 64 + SecretStream.chunkOverheadByteCount })
+        let sealed = pieces.flatMap { $0 }
+        #expect(sealed.count == SecretStream.sealedByteCount(plaintextByteCount: length, chunkByteCount: 64))
+        let opened = try sealed.withUnsafeBytes { try SecretStream.open($0, key: key, chunkByteCount: 64, associatedData: [4]) }
+        #expect(opened == plain)
+    }
+
+    @Test func anErrorWhileSealingPieceByPieceStopsTheSeal() {
+        struct Full: Error {}
+        var calls = 0
+        #expect(throws: Full.self) {
+            try SecretStream.seal(SecureBytes(byteCount: 300), key: key, chunkByteCount: 64, associatedData: []) { _ in
+                calls += 1
+                if calls == 2 { throw Full() }
+            }
+        }
+        #expect(calls == 2)
+    }
+
     @Test func droppingTheFinalChunkIsDetected() throws {
         let plain = SecureBytes(copying: [UInt8](repeating: 7, count: 200))
         let sealed = try SecretStream.seal(plain, key: key, chunkByteCount: 64, associatedData: [])
@@ -71,5 +98,21 @@ import Testing
         #expect(first.unsafeString() == "abc")
         #expect(first != Secret(utf8: "abd"))
         #expect(first.detached() == first)
+    }
+}
+
+extension SecretTests {
+    /// A difference anywhere (in a 64-byte block or in the tail) makes buffers unequal.
+    @Test(arguments: [1, 63, 64, 65, 200])
+    func aDifferenceAtAnyOffsetIsSeen(length: Int) {
+        let bytes = (0..<length).map { UInt8($0 & 0xff) }
+        #expect(SecureBytes(copying: bytes) == SecureBytes(copying: bytes))
+        for offset in 0..<length {
+            var other = bytes
+            other[offset] ^= 0x01
+            #expect(SecureBytes(copying: bytes) != SecureBytes(copying: other))
+        }
+        #expect(SecureBytes(copying: bytes) != SecureBytes(copying: bytes.dropLast()))
+        #expect(SecureBytes(byteCount: 0) == SecureBytes(byteCount: 0))
     }
 }

@@ -94,4 +94,26 @@ import KeyshelfCrypto
             #expect(payload > 24 + 17)
         }
     }
+
+    /// The encoder writes v1 byte for byte: re-encoding the items decoded from
+    /// a fixture gives its plaintext back (a save compares these bytes to skip
+    /// unchanged files), and a re-sealed file opens to the same items.
+    @Test func reEncodingAFixtureGivesTheSameBytes() throws {
+        let vault = try Self.fixtureCopy()
+        defer { vault.cleanUp() }
+        let session = try vault.directory.unlock(password: Self.password)
+        for store in Store.allCases {
+            let path = vault.file(store)
+            let file = try #require(try FileSystem.read(path))
+            let opened = try VaultSession.openFile(file, store: store, password: Self.password, reusing: nil, path: path)
+            var items = opened.items
+            let plaintext = RecordCodec.encode(&items)
+            #expect(plaintext == opened.plaintext)
+            #expect(items == (store == .local ? Self.local : Self.shared))
+        }
+        try session.modify { $0.shared[0].comment = "re-sealed" }
+        let contents = try vault.directory.unlock(password: Self.password).contents()
+        #expect(contents.local == Self.local)
+        #expect(contents.shared[0].comment == "re-sealed" && Array(contents.shared[1...]) == Array(Self.shared[1...]))
+    }
 }

@@ -31,93 +31,106 @@ enum RecordCodec {
     /// Encodes `items` into a new secure buffer of exactly the needed size,
     /// and points each item's password at its copy in that buffer, so the
     /// buffers the passwords came from can be released.
+    ///
+    /// Items and their strings are read in place through a pointer: a save
+    /// encodes every item, and copying each `Item` or `String` (a dozen
+    /// reference counts per item) cost more than the encoding itself.
     static func encode(_ items: inout [Item]) -> SecureBytes {
-        var total = varintByteCount(UInt64(items.count))
-        var recordSizes = [Int]()
-        recordSizes.reserveCapacity(items.count)
-        for item in items {
-            let size = fieldsByteCount(item)
-            recordSizes.append(size)
-            total += varintByteCount(UInt64(size)) + size
-        }
-        let out = SecureBytes(byteCount: total)
-        out.withUnsafeMutableBytes { buffer in
-            var w = Writer(base: buffer.baseAddress!)
-            w.varint(UInt64(items.count))
+        items.withUnsafeMutableBufferPointer { items in
+            var total = varintByteCount(UInt64(items.count))
+            var recordSizes = [Int]()
+            recordSizes.reserveCapacity(items.count)
             for i in items.indices {
-                w.varint(UInt64(recordSizes[i]))
-                let start = w.offset
-                if let passwordRange = write(items[i], to: &w) {
-                    items[i].password = Secret(storage: out, range: passwordRange)
-                }
-                precondition(w.offset - start == recordSizes[i], "record size mismatch")
+                let size = fieldsByteCount(items.baseAddress! + i)
+                recordSizes.append(size)
+                total += varintByteCount(UInt64(size)) + size
             }
-            precondition(w.offset == total, "payload size mismatch")
+            let out = SecureBytes(byteCount: total)
+            out.withUnsafeMutableBytes { buffer in
+                var w = Writer(base: buffer.baseAddress!)
+                w.varint(UInt64(items.count))
+                for i in items.indices {
+                    let item = items.baseAddress! + i
+                    let size = recordSizes[i]
+                    w.varint(UInt64(size))
+                    let start = w.offset
+                    // Moved out rather than copied: a copy would retain and release the
+                    // password's buffer (shared by every item) once more per item.
+                    let password = item.pointee.password.take()
+                    if let passwordRange = write(item, password: password, to: &w) {
+                        item.pointee.password = Secret(storage: out, range: passwordRange)
+                    }
+                    precondition(w.offset - start == size, "record size mismatch")
+                }
+                precondition(w.offset == total, "payload size mismatch")
+            }
+            return out
         }
-        return out
     }
 
-    private static func stringFieldByteCount(_ s: String) -> Int {
+    @inline(__always)
+    private static func stringFieldByteCount(_ s: inout String) -> Int {
         let n = s.utf8.count
         return n == 0 ? 0 : 1 + varintByteCount(UInt64(n)) + n
     }
 
-    private static func fieldsByteCount(_ item: Item) -> Int {
+    private static func fieldsByteCount(_ item: UnsafeMutablePointer<Item>) -> Int {
         var n = 1 + 1 + 16                                 // id
         n += 1 + 1 + 1                                     // itemClass
-        n += stringFieldByteCount(item.account)
-        n += stringFieldByteCount(item.service)
-        n += stringFieldByteCount(item.server)
-        n += stringFieldByteCount(item.protocol)
-        if item.port != 0 { n += 1 + 1 + varintByteCount(UInt64(truncatingIfNeeded: item.port)) }
-        n += stringFieldByteCount(item.path)
-        n += stringFieldByteCount(item.securityDomain)
-        n += stringFieldByteCount(item.authenticationType)
-        n += stringFieldByteCount(item.label)
-        n += stringFieldByteCount(item.comment)
-        n += stringFieldByteCount(item.otpauth)
+        n += stringFieldByteCount(&item.pointee.account)
+        n += stringFieldByteCount(&item.pointee.service)
+        n += stringFieldByteCount(&item.pointee.server)
+        n += stringFieldByteCount(&item.pointee.protocol)
+        if item.pointee.port != 0 { n += 1 + 1 + varintByteCount(UInt64(truncatingIfNeeded: item.pointee.port)) }
+        n += stringFieldByteCount(&item.pointee.path)
+        n += stringFieldByteCount(&item.pointee.securityDomain)
+        n += stringFieldByteCount(&item.pointee.authenticationType)
+        n += stringFieldByteCount(&item.pointee.label)
+        n += stringFieldByteCount(&item.pointee.comment)
+        n += stringFieldByteCount(&item.pointee.otpauth)
         n += 2 * (1 + 1 + 8)                               // dates
         n += 2 * (1 + 1 + 1)                               // accessible, accessControl
-        if item.synchronizable { n += 3 }
-        if let password = item.password {
-            n += 1 + varintByteCount(UInt64(password.byteCount)) + password.byteCount
+        if item.pointee.synchronizable { n += 3 }
+        if let count = item.pointee.password?.byteCount {
+            n += 1 + varintByteCount(UInt64(count)) + count
         }
-        if item.isDeleted { n += 3 }
+        if item.pointee.isDeleted { n += 3 }
         return n
     }
 
-    /// Writes one record's fields; returns where the password's bytes went.
-    private static func write(_ item: Item, to w: inout Writer) -> Range<Int>? {
+    /// Writes one record's fields, the password being `password` (taken out
+    /// of `item`); returns where the password's bytes went.
+    private static func write(_ item: UnsafeMutablePointer<Item>, password: borrowing Secret?, to w: inout Writer) -> Range<Int>? {
         var passwordRange: Range<Int>?
         w.field(.id, byteCount: 16)
-        withUnsafeBytes(of: item.id.uuid) { w.bytes($0) }
-        w.byteField(.itemClass, item.itemClass.rawValue)
-        w.string(.account, item.account)
-        w.string(.service, item.service)
-        w.string(.server, item.server)
-        w.string(.protocol, item.protocol)
-        if item.port != 0 {
-            let v = UInt64(truncatingIfNeeded: item.port)
+        withUnsafeBytes(of: item.pointee.id.uuid) { w.bytes($0) }
+        w.byteField(.itemClass, item.pointee.itemClass.rawValue)
+        w.string(.account, &item.pointee.account)
+        w.string(.service, &item.pointee.service)
+        w.string(.server, &item.pointee.server)
+        w.string(.protocol, &item.pointee.protocol)
+        if item.pointee.port != 0 {
+            let v = UInt64(truncatingIfNeeded: item.pointee.port)
             w.field(.port, byteCount: varintByteCount(v))
             w.varint(v)
         }
-        w.string(.path, item.path)
-        w.string(.securityDomain, item.securityDomain)
-        w.string(.authenticationType, item.authenticationType)
-        w.string(.label, item.label)
-        w.string(.comment, item.comment)
-        w.string(.otpauth, item.otpauth)
-        w.date(.creationDate, item.creationDate)
-        w.date(.modificationDate, item.modificationDate)
-        w.byteField(.accessible, item.accessible.rawValue)
-        w.byteField(.accessControl, item.accessControl.rawValue)
-        if item.synchronizable { w.byteField(.synchronizable, 1) }
-        if let password = item.password {
-            w.field(.password, byteCount: password.byteCount)
-            passwordRange = w.offset..<(w.offset + password.byteCount)
-            password.withUnsafeBytes { w.bytes($0) }
+        w.string(.path, &item.pointee.path)
+        w.string(.securityDomain, &item.pointee.securityDomain)
+        w.string(.authenticationType, &item.pointee.authenticationType)
+        w.string(.label, &item.pointee.label)
+        w.string(.comment, &item.pointee.comment)
+        w.string(.otpauth, &item.pointee.otpauth)
+        w.date(.creationDate, item.pointee.creationDate)
+        w.date(.modificationDate, item.pointee.modificationDate)
+        w.byteField(.accessible, item.pointee.accessible.rawValue)
+        w.byteField(.accessControl, item.pointee.accessControl.rawValue)
+        if item.pointee.synchronizable { w.byteField(.synchronizable, 1) }
+        password?.withUnsafeBytes { password in
+            w.field(.password, byteCount: password.count)
+            passwordRange = w.offset..<(w.offset + password.count)
+            w.bytes(password)
         }
-        if item.isDeleted { w.byteField(.isDeleted, 1) }
+        if item.pointee.isDeleted { w.byteField(.isDeleted, 1) }
         return passwordRange
     }
 
@@ -131,11 +144,13 @@ enum RecordCodec {
         let base: UnsafeMutableRawPointer
         var offset = 0
 
+        @inline(__always)
         mutating func byte(_ b: UInt8) {
             base.storeBytes(of: b, toByteOffset: offset, as: UInt8.self)
             offset += 1
         }
 
+        @inline(__always)
         mutating func varint(_ value: UInt64) {
             var v = value
             while v >= 0x80 {
@@ -145,31 +160,36 @@ enum RecordCodec {
             byte(UInt8(v))
         }
 
+        @inline(__always)
         mutating func bytes(_ source: UnsafeRawBufferPointer) {
             guard let src = source.baseAddress, source.count > 0 else { return }
             (base + offset).copyMemory(from: src, byteCount: source.count)
             offset += source.count
         }
 
+        @inline(__always)
         mutating func field(_ tag: Tag, byteCount: Int) {
             byte(tag.rawValue)
             varint(UInt64(byteCount))
         }
 
+        @inline(__always)
         mutating func byteField(_ tag: Tag, _ value: UInt8) {
             field(tag, byteCount: 1)
             byte(value)
         }
 
-        mutating func string(_ tag: Tag, _ value: String) {
-            var s = value
-            s.withUTF8 { utf8 in
+        /// Takes the string `inout` so that it is read in place (no reference counting).
+        @inline(__always)
+        mutating func string(_ tag: Tag, _ value: inout String) {
+            value.withUTF8 { utf8 in
                 guard utf8.count > 0 else { return }
                 field(tag, byteCount: utf8.count)
                 bytes(UnsafeRawBufferPointer(utf8))
             }
         }
 
+        @inline(__always)
         mutating func date(_ tag: Tag, _ value: Date) {
             field(tag, byteCount: 8)
             let bits = value.timeIntervalSinceReferenceDate.bitPattern.littleEndian
@@ -187,35 +207,40 @@ enum RecordCodec {
             let count = try r.varint()
             // Every record takes at least one byte: a bound on the count that a damaged file cannot exceed.
             guard count <= UInt64(buffer.count) else { throw DecodeError(reason: "item count \(count) exceeds the payload") }
-            var items = [Item]()
-            items.reserveCapacity(Int(count))
-            for _ in 0..<count {
-                let size = try r.varint()
-                guard size <= UInt64(r.end - r.offset) else { throw DecodeError(reason: "record runs past the payload") }
-                // A reader bounded by the record, so a damaged field cannot run into the next record.
-                var record = Reader(buffer: buffer, offset: r.offset, end: r.offset + Int(size))
-                items.append(try decodeRecord(&record, storage: plaintext))
-                r.offset = record.end
+            // Each record is decoded in its slot of the array (see `decodeRecord`).
+            let blank = Self.blank
+            let items = try [Item](unsafeUninitializedCapacity: Int(count)) { slots, initialized in
+                for index in 0..<Int(count) {
+                    let size = try r.varint()
+                    guard size <= UInt64(r.end - r.offset) else { throw DecodeError(reason: "record runs past the payload") }
+                    // A reader bounded by the record, so a damaged field cannot run into the next record.
+                    var record = Reader(buffer: buffer, offset: r.offset, end: r.offset + Int(size))
+                    let slot = slots.baseAddress! + index
+                    slot.initialize(to: blank)
+                    initialized = index + 1
+                    try decodeRecord(&record, into: slot, storage: plaintext)
+                    r.offset = record.end
+                }
             }
             guard r.offset == r.end else { throw DecodeError(reason: "bytes after the last record") }
             return items
         }
     }
 
-    private static func decodeRecord(_ r: inout Reader, storage: SecureBytes) throws -> Item {
+    /// An item whose every field is its zero value, for `decodeRecord` to fill in.
+    private static var blank: Item {
+        Item(
+            id: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)), itemClass: .internetPassword,
+            account: "", protocol: "", authenticationType: "",
+            creationDate: Date(timeIntervalSinceReferenceDate: 0), password: nil)
+    }
+
+    /// Decodes one record into `item`, which holds `blank`. Fields are set in
+    /// place: building an `Item` from locals and moving it cost a copy of
+    /// every item.
+    private static func decodeRecord(_ r: inout Reader, into item: UnsafeMutablePointer<Item>, storage: SecureBytes) throws {
         let end = r.end
-        var id: UUID?
-        var itemClass = ItemClass.internetPassword
-        var account = "", service = "", server = "", proto = "", path = ""
-        var securityDomain = "", authenticationType = "", label = "", comment = "", otpauth = ""
-        var port = 0
-        var creationDate = Date(timeIntervalSinceReferenceDate: 0)
-        var modificationDate = creationDate
-        var accessible = Accessible.whenUnlocked
-        var accessControl = AccessControl.none
-        var synchronizable = false, isDeleted = false
-        var password: Secret?
-        var sawClass = false
+        var sawID = false, sawClass = false
 
         while r.offset < end {
             let rawTag = try r.byte()
@@ -229,46 +254,40 @@ enum RecordCodec {
                 guard range.count == 16 else { throw DecodeError(reason: "id is not 16 bytes") }
                 var raw: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
                 withUnsafeMutableBytes(of: &raw) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: r.buffer[range])) }
-                id = UUID(uuid: raw)
+                item.pointee.id = UUID(uuid: raw)
+                sawID = true
             case .itemClass:
                 guard let v = ItemClass(rawValue: try r.single(range)) else { throw DecodeError(reason: "unknown item class") }
-                itemClass = v
+                item.pointee.itemClass = v
                 sawClass = true
-            case .account: account = try r.string(range)
-            case .service: service = try r.string(range)
-            case .server: server = try r.string(range)
-            case .protocol: proto = try r.string(range)
+            case .account: item.pointee.account = try r.string(range)
+            case .service: item.pointee.service = try r.string(range)
+            case .server: item.pointee.server = try r.string(range)
+            case .protocol: item.pointee.protocol = try r.string(range)
             case .port:
                 var sub = Reader(buffer: r.buffer, offset: range.lowerBound, end: range.upperBound)
-                port = Int(truncatingIfNeeded: try sub.varint())
-            case .path: path = try r.string(range)
-            case .securityDomain: securityDomain = try r.string(range)
-            case .authenticationType: authenticationType = try r.string(range)
-            case .label: label = try r.string(range)
-            case .comment: comment = try r.string(range)
-            case .otpauth: otpauth = try r.string(range)
-            case .creationDate: creationDate = try r.date(range)
-            case .modificationDate: modificationDate = try r.date(range)
+                item.pointee.port = Int(truncatingIfNeeded: try sub.varint())
+            case .path: item.pointee.path = try r.string(range)
+            case .securityDomain: item.pointee.securityDomain = try r.string(range)
+            case .authenticationType: item.pointee.authenticationType = try r.string(range)
+            case .label: item.pointee.label = try r.string(range)
+            case .comment: item.pointee.comment = try r.string(range)
+            case .otpauth: item.pointee.otpauth = try r.string(range)
+            case .creationDate: item.pointee.creationDate = try r.date(range)
+            case .modificationDate: item.pointee.modificationDate = try r.date(range)
             case .accessible:
                 guard let v = Accessible(rawValue: try r.single(range)) else { throw DecodeError(reason: "unknown accessible value") }
-                accessible = v
+                item.pointee.accessible = v
             case .accessControl:
                 guard let v = AccessControl(rawValue: try r.single(range)) else { throw DecodeError(reason: "unknown access control value") }
-                accessControl = v
-            case .synchronizable: synchronizable = try r.single(range) != 0
-            case .password: password = Secret(storage: storage, range: range)
-            case .isDeleted: isDeleted = try r.single(range) != 0
+                item.pointee.accessControl = v
+            case .synchronizable: item.pointee.synchronizable = try r.single(range) != 0
+            case .password: item.pointee.password = Secret(storage: storage, range: range)
+            case .isDeleted: item.pointee.isDeleted = try r.single(range) != 0
             }
         }
         guard r.offset == end else { throw DecodeError(reason: "record length mismatch") }
-        guard let id, sawClass else { throw DecodeError(reason: "record without id or class") }
-        return Item(
-            id: id, itemClass: itemClass, account: account, service: service, server: server,
-            protocol: proto, port: port, path: path, securityDomain: securityDomain,
-            authenticationType: authenticationType, label: label, comment: comment, otpauth: otpauth,
-            creationDate: creationDate, modificationDate: modificationDate,
-            accessible: accessible, accessControl: accessControl, synchronizable: synchronizable,
-            password: password, isDeleted: isDeleted)
+        guard sawID, sawClass else { throw DecodeError(reason: "record without id or class") }
     }
 
     private struct Reader {

@@ -62,11 +62,16 @@ enum VaultFile {
         }
     }
 
-    /// Seals an encoded payload; returns the header (with its payload length) and the payload bytes.
-    static func seal(_ plaintext: SecureBytes, header: VaultHeader, vaultKey: SecureBytes) throws -> (header: VaultHeader, payload: [UInt8]) {
-        let payload = try SecretStream.seal(plaintext, key: vaultKey, chunkByteCount: Int(header.chunkByteCount), associatedData: header.payloadAssociatedData())
+    /// `header` with its payload length set for sealing `plaintext`.
+    static func sealedHeader(for plaintext: SecureBytes, header: VaultHeader) -> VaultHeader {
         var out = header
-        out.payloadByteCount = UInt64(payload.count)
-        return (out, payload)
+        out.payloadByteCount = UInt64(SecretStream.sealedByteCount(plaintextByteCount: plaintext.byteCount, chunkByteCount: Int(header.chunkByteCount)))
+        return out
+    }
+
+    /// Seals an encoded payload piece by piece into `output` (the stream
+    /// header, then each chunk; `sealedHeader(for:header:).payloadByteCount` bytes in all).
+    static func seal(_ plaintext: SecureBytes, header: VaultHeader, vaultKey: SecureBytes, output: (UnsafeRawBufferPointer) throws -> Void) throws {
+        try SecretStream.seal(plaintext, key: vaultKey, chunkByteCount: Int(header.chunkByteCount), associatedData: header.payloadAssociatedData(), output: output)
     }
 }

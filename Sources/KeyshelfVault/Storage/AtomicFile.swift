@@ -28,6 +28,28 @@ enum AtomicFile {
         directory: String, name: String, header: [UInt8], payload: [UInt8], expected: FileIdentity?,
         renameFile: (String, String) -> Int32 = { rename($0, $1) }
     ) throws -> FileIdentity {
+        try replace(
+            directory: directory, name: name, header: header, payloadByteCount: payload.count,
+            writePayload: { write in try payload.withUnsafeBytes { try write($0) } },
+            expected: expected, renameFile: renameFile)
+    }
+
+    /// Replaces `directory/name` with `header` + a payload that `writePayload`
+    /// produces piece by piece (it calls `write` with each piece in order), so
+    /// a sealed payload goes to the temporary file without a whole-file buffer.
+    /// - Parameters:
+    ///   - payloadByteCount: the bytes `writePayload` writes in all (checked).
+    ///   - expected: the identity of the version the caller read, nil when it read no file.
+    ///   - renameFile: `rename(2)`; a test replaces it to make the final step fail.
+    /// - Returns: the identity of the new file.
+    /// - Throws: `VaultError.changedOnDisk` when the file is no longer `expected`;
+    ///   `.io` when `directory/name` is a symbolic link (never replaced) or a
+    ///   system call fails; whatever `writePayload` throws (nothing is replaced then).
+    static func replace(
+        directory: String, name: String, header: [UInt8], payloadByteCount: Int,
+        writePayload: (_ write: (UnsafeRawBufferPointer) throws -> Void) throws -> Void,
+        expected: FileIdentity?, renameFile: (String, String) -> Int32 = { rename($0, $1) }
+    ) throws -> FileIdentity {
         let path = directory + "/" + name
         try FileSystem.refuseSymbolicLink(path)
         try checkUnchanged(path, expected: expected)
@@ -47,8 +69,13 @@ enum AtomicFile {
             }
         }
         guard fchmod(fd, 0o600) == 0 else { throw FileSystem.ioError(temporary, "set mode 0600") }
-        try FileSystem.writeAll(fd, header, path: temporary)
-        try FileSystem.writeAll(fd, payload, path: temporary)
+        try header.withUnsafeBytes { try FileSystem.writeAll(fd, $0, path: temporary) }
+        var written = 0
+        try writePayload { piece in
+            try FileSystem.writeAll(fd, piece, path: temporary)
+            written += piece.count
+        }
+        precondition(written == payloadByteCount, "payload size mismatch")
         guard fsync(fd) == 0 else { throw FileSystem.ioError(temporary, "sync the file") }
         // Checked again just before the backup link (which itself changes the file's ctime).
         try checkUnchanged(path, expected: expected)

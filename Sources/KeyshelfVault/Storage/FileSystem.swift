@@ -110,7 +110,8 @@ enum FileSystem {
         if bytes.count == VaultHeader.byteCount, size > VaultHeader.byteCount {
             let announced = bytes.withUnsafeBytes { $0.loadLittleEndian(UInt64.self, at: VaultHeader.payloadByteCountOffset) }
             if announced == UInt64(size - VaultHeader.byteCount) {
-                bytes += try readAt(fd, offset: VaultHeader.byteCount, count: size - VaultHeader.byteCount, path: path)
+                // The payload is read behind the header in one buffer of the file's size (no second copy).
+                bytes = try readAt(fd, offset: 0, count: size, path: path)
             }
         }
         return (bytes, FileIdentity(s))
@@ -119,19 +120,17 @@ enum FileSystem {
     /// Up to `count` bytes from `offset`; fewer when the file shrank meanwhile
     /// (the header's length checks then report it).
     private static func readAt(_ fd: Int32, offset: Int, count: Int, path: String) throws -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: count)
-        var done = 0
-        while done < count {
-            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(offset + done)) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw ioError(path, "read the file")
+        try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            while initialized < count {
+                let n = pread(fd, buffer.baseAddress! + initialized, count - initialized, off_t(offset + initialized))
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw ioError(path, "read the file")
+                }
+                if n == 0 { break }
+                initialized += n
             }
-            if n == 0 { break }
-            done += n
         }
-        if done < count { bytes.removeSubrange(done...) }
-        return bytes
     }
 
     /// "a directory", "a FIFO", … for an error message.
@@ -182,10 +181,12 @@ enum FileSystem {
         guard fsync(fd) == 0 else { throw ioError(path, "sync the directory") }
     }
 
-    static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws {
+    /// Writes all of `bytes` to `fd`, retrying short writes and `EINTR`.
+    /// - Throws: `.io` naming `path`.
+    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws {
         var done = 0
         while done < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, bytes.count - done) }
+            let n = write(fd, bytes.baseAddress! + done, bytes.count - done)
             if n < 0 {
                 if errno == EINTR { continue }
                 throw ioError(path, "write the file")
