@@ -1,4 +1,5 @@
 import CSodium
+import Glibc
 
 /// A fixed-size byte buffer in `sodium_malloc` memory: guarded, locked out of
 /// swap where the system allows, and wiped by `sodium_free` when released.
@@ -83,29 +84,23 @@ public final class SecureBytes: @unchecked Sendable {
         return out
     }
 
-    /// Constant-time comparison of two equal-length ranges: libsodium's
-    /// `crypto_verify_64` over each 64-byte block, `sodium_memcmp` over the
-    /// rest. Lengths are not secret: different lengths compare unequal at once.
-    ///
-    /// `sodium_memcmp` alone goes byte by byte; a save compares a whole vault
-    /// plaintext (1.4 MB at 10k items), which the vectorised blocks do about
-    /// four times faster. Every block is compared: the time depends only on the length.
+    /// Constant-time comparison of two equal-length ranges (`sodium_memcmp`).
+    /// Lengths are not secret: different lengths compare unequal at once.
     public static func constantTimeEquals(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
         guard a.count == b.count else { return false }
         guard a.count > 0 else { return true }
         Sodium.ensureInitialized()
-        let x = a.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        let y = b.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        let blockByteCount = Int(crypto_verify_64_bytes())
-        let blocked = a.count - a.count % blockByteCount
-        var difference: Int32 = 0
-        for offset in stride(from: 0, to: blocked, by: blockByteCount) {
-            difference |= crypto_verify_64(x + offset, y + offset)
-        }
-        if blocked < a.count {
-            difference |= sodium_memcmp(x + blocked, y + blocked, a.count - blocked)
-        }
-        return difference == 0
+        return sodium_memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0
+    }
+
+    /// Whether both buffers hold the same bytes, by `memcmp`: fast, and NOT
+    /// constant-time. Only for comparing two values this process made itself
+    /// (a vault's old and new plaintext, to skip a save that changes
+    /// nothing); never for checking a guess, which `==` is for.
+    public func hasSameBytes(as other: SecureBytes) -> Bool {
+        guard byteCount == other.byteCount else { return false }
+        guard byteCount > 0 else { return true }
+        return memcmp(pointer, other.pointer, byteCount) == 0
     }
 }
 

@@ -135,7 +135,7 @@ public final class VaultSession: @unchecked Sendable {
                     var items = contents[store]
                     contents[store] = []
                     let plaintext = RecordCodec.encode(&items)
-                    guard plaintext != state[store].plaintext else {
+                    guard !plaintext.hasSameBytes(as: state[store].plaintext) else {
                         state[store].items = items
                         state[store].plaintext = plaintext
                         continue

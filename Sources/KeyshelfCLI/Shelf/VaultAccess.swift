@@ -147,6 +147,7 @@ enum VaultAccess {
                 return result
             } catch let error as AgentError {
                 context.note("not using the agent: \(error.reason)")
+                viaAgent = false
                 return nil
             }
         }
