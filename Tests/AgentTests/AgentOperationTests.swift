@@ -187,9 +187,16 @@ import Testing
             signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM])
             s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(4)
             open(sys.argv[2], "w").close()
+            def read(c, n):
+                data = b""
+                while len(data) < n:
+                    more = c.recv(n - len(data))
+                    if not more: break
+                    data += more
+                return data
             while True:
                 c, _ = s.accept()
-                c.recv(65536)
+                read(c, struct.unpack("<I", read(c, 4))[0])
                 c.sendall(struct.pack("<I", 2) + bytes([1, 2]))
                 c.close()
             """
