@@ -10,7 +10,9 @@ import KeyshelfVault
 // siteN.example/userN@example.com.gpg holding "password-N\nlogin: …\nurl: …").
 // pass and gopass use a throwaway GPG key without passphrase (ed25519/cv25519)
 // in a temporary GNUPGHOME; its gpg-agent is warm before timing starts.
-// KEYSHELF_BENCH_COUNTS=1000,10000 (the default) chooses the sizes. Built with
+// KEYSHELF_BENCH_COUNTS=1000,10000 (the default) chooses the sizes,
+// KEYSHELF_BENCH_OPS=get,list,search,add (the default) the rows (the pass
+// and gopass searches take minutes at 10k). Built with
 // --static-swift-stdlib (as a Linux release ships) each keyshelf start is
 // about 4 ms cheaper than with the shared Swift libraries.
 // Needs: apt-get install pass gopass gnupg (Debian's gopass is aviau/gopass
@@ -57,7 +59,8 @@ func runAgentBenchmarks() throws {
              { added.pass += 1; try bench.pass(["insert", "-e", "site0.example/new\(added.pass)"], stdin: "new-password\n") },
              { added.gopass += 1; try bench.gopass(["insert", "site0.example/new\(added.gopass)"], stdin: "new-password\nnew-password\n") }),
         ]
-        for (op, runs, keyshelf, pass, gopass) in rows {
+        let ops = ProcessInfo.processInfo.environment["KEYSHELF_BENCH_OPS"]?.split(separator: ",").map(String.init)
+        for (op, runs, keyshelf, pass, gopass) in rows where ops?.contains(op) ?? true {
             let k = try medianSeconds(runs, keyshelf)
             let p = try medianSeconds(runs, pass)
             let g = try medianSeconds(runs, gopass)

@@ -49,15 +49,15 @@ enum RecordOutput {
 
     /// Prints records as "server<TAB>account<TAB>store" lines; the server
     /// carries its port when it is not the scheme's default.
-    static func printLines(_ entries: [CredentialRecord], _ context: CommandContext) {
+    static func printLines(_ records: [CredentialRecord], _ context: CommandContext) {
         var text = ""
         // Appended piece by piece: `a + b + …` would build a temporary string per `+`.
-        for entry in entries {
-            text += InertText.make(entry.server.display)
+        for record in records {
+            text += InertText.make(record.server.display)
             text += "\t"
-            text += InertText.make(entry.account)
+            text += InertText.make(record.account)
             text += "\t"
-            text += entry.store.rawValue
+            text += record.store.rawValue
             text += "\n"
         }
         context.standardOutput.write(text)

@@ -49,23 +49,25 @@ enum VaultAccess {
     /// on `--password-fd` is still read (so scripted input keeps its layout)
     /// and kept for the case that the agent locks before the vault is opened.
     /// - Parameter readsMoreInput: the command reads input after the master
-    ///   password (`add`'s item password), so whether the agent is unlocked
-    ///   is asked now (one `status` request) and the master password, when
-    ///   needed, read now. Otherwise the agent is simply tried first.
+    ///   password (`add`'s item password). A `--password-fd` line is then read
+    ///   now (it comes first in the input either way); a master password that
+    ///   would be asked on the terminal is asked now unless the agent is
+    ///   unlocked (one `status` request), so the prompts keep their order.
+    ///   Otherwise the agent is simply tried first.
     /// - Throws: `VaultError.noVault` (exit 3) before asking anything; the
     ///   password input errors of `PasswordInput`.
     static func prepare(_ options: SharedOptions, _ context: CommandContext, agent: Bool = true,
                         readsMoreInput: Bool = false) throws -> VaultOpener {
         let directory = try existingDirectory(options, context)
         let opener = VaultOpener(directory: directory, options: options, context: context, viaAgent: agent && !options.noAgent)
-        if readsMoreInput || !opener.viaAgent {
+        if !opener.viaAgent || (readsMoreInput && !passwordSource(options, context).isScripted) {
             if opener.viaAgent && agentIsUnlocked(directory, context) {
                 try opener.readSpareLine()
             } else {
-                opener.viaAgent = false
-                opener.masterPassword = try masterPassword(options, context)
+                try opener.readMasterPassword()
             }
         }
+        if readsMoreInput { try opener.readSpareLine() }
         return opener
     }
 
@@ -112,9 +114,9 @@ enum VaultAccess {
         let directory: VaultDirectory
         let options: SharedOptions
         let context: CommandContext
-        fileprivate(set) var viaAgent: Bool
+        private(set) var viaAgent: Bool
         /// The master password when read; with the agent, a line given on `--password-fd`.
-        fileprivate(set) var masterPassword: Secret?
+        private(set) var masterPassword: Secret?
         private var passwordLineRead = false
 
         init(directory: VaultDirectory, options: SharedOptions, context: CommandContext, viaAgent: Bool) {
@@ -129,6 +131,13 @@ enum VaultAccess {
             guard !passwordLineRead else { return }
             passwordLineRead = true
             masterPassword = try options.passwordFD.flatMap { try LineReader.readLine(fd: $0, source: "file descriptor \($0)") }
+        }
+
+        /// Reads the master password now and chooses the password path.
+        fileprivate func readMasterPassword() throws {
+            viaAgent = false
+            passwordLineRead = true
+            masterPassword = try VaultAccess.masterPassword(options, context)
         }
 
         /// `operation` answered by the agent (issue 6: no Argon2id, no vault

@@ -65,23 +65,29 @@ public struct ItemQuery: Sendable, Equatable {
 
     /// True when `item` is live and has every attribute this query sets.
     public func matches(_ item: Item) -> Bool {
-        if item.isDeleted { return false }
-        if let id, item.id != id { return false }
-        if let itemClass, item.itemClass != itemClass { return false }
-        if let account, item.account != account { return false }
-        if let server, item.server != server { return false }
-        if let port, item.port != port {
+        withUnsafePointer(to: item) { matches($0) }
+    }
+
+    /// `matches` for an item read in place (a store scan), so that only the
+    /// compared fields are loaded, not a copy of the whole item.
+    public func matches(_ pointer: UnsafePointer<Item>) -> Bool {
+        if pointer.pointee.isDeleted { return false }
+        if let id, pointer.pointee.id != id { return false }
+        if let itemClass, pointer.pointee.itemClass != itemClass { return false }
+        if let account, pointer.pointee.account != account { return false }
+        if let server, pointer.pointee.server != server { return false }
+        if let port, pointer.pointee.port != port {
             // An item stored with its scheme's default port spelled out (443) is the same server as port 0.
-            guard port == 0, item.port == ServerName.defaultPort(scheme: item.protocol) else { return false }
+            guard port == 0, pointer.pointee.port == ServerName.defaultPort(scheme: pointer.pointee.protocol) else { return false }
         }
-        if let `protocol`, item.protocol != `protocol` { return false }
-        if let service, item.service != service { return false }
-        if let path, item.path != path { return false }
-        if let securityDomain, item.securityDomain != securityDomain { return false }
-        if let authenticationType, item.authenticationType != authenticationType { return false }
-        if let label, item.label != label { return false }
-        if let accessible, item.accessible != accessible { return false }
-        if let synchronizable, item.synchronizable != synchronizable { return false }
+        if let `protocol`, pointer.pointee.protocol != `protocol` { return false }
+        if let service, pointer.pointee.service != service { return false }
+        if let path, pointer.pointee.path != path { return false }
+        if let securityDomain, pointer.pointee.securityDomain != securityDomain { return false }
+        if let authenticationType, pointer.pointee.authenticationType != authenticationType { return false }
+        if let label, pointer.pointee.label != label { return false }
+        if let accessible, pointer.pointee.accessible != accessible { return false }
+        if let synchronizable, pointer.pointee.synchronizable != synchronizable { return false }
         return true
     }
 }
@@ -186,14 +192,19 @@ extension Item {
     /// Whether `other` has this item's primary key, compared field by field
     /// (cheaper than building two `PrimaryKey`s when scanning a store).
     public func hasPrimaryKey(of other: Item) -> Bool {
-        guard itemClass == other.itemClass, account == other.account else { return false }
+        withUnsafePointer(to: other) { hasPrimaryKey(of: $0) }
+    }
+
+    /// `hasPrimaryKey(of:)` for an item read in place (a store scan).
+    public func hasPrimaryKey(of pointer: UnsafePointer<Item>) -> Bool {
+        guard itemClass == pointer.pointee.itemClass, account == pointer.pointee.account else { return false }
         switch itemClass {
         case .genericPassword:
-            return service == other.service
+            return service == pointer.pointee.service
         case .internetPassword:
-            return server == other.server && port == other.port && `protocol` == other.protocol
-                && path == other.path && securityDomain == other.securityDomain
-                && authenticationType == other.authenticationType
+            return server == pointer.pointee.server && port == pointer.pointee.port && `protocol` == pointer.pointee.protocol
+                && path == pointer.pointee.path && securityDomain == pointer.pointee.securityDomain
+                && authenticationType == pointer.pointee.authenticationType
         }
     }
 

@@ -27,15 +27,14 @@ public struct LocalStore: Sendable {
     public mutating func add(_ item: Item, now: Date = Date()) throws {
         try Self.validate(item)
         if let password = item.password { try PasswordText.validate(password, for: Self.describe(item)) }
-        // Index-based scans (here and below) do not copy each item they pass.
-        if items.indices.contains(where: { !items[$0].isDeleted && items[$0].hasPrimaryKey(of: item) }) {
+        if items.firstIndex(inPlace: { !$0.pointee.isDeleted && item.hasPrimaryKey(of: $0) }) != nil {
             throw KeychainError.duplicate("\(Self.describe(item)) is already saved")
         }
         var new = item
         new.isDeleted = false
         new.creationDate = now
         new.modificationDate = now
-        if let tomb = items.indices.first(where: { items[$0].isDeleted && items[$0].hasPrimaryKey(of: item) }) {
+        if let tomb = items.firstIndex(inPlace: { $0.pointee.isDeleted && item.hasPrimaryKey(of: $0) }) {
             new.id = items[tomb].id
             items[tomb] = new
         } else {
@@ -58,8 +57,7 @@ public struct LocalStore: Sendable {
         userPresence: () -> Bool = { false }
     ) throws -> [Item] {
         var found: [Item] = []
-        // By index: `for item in items` would copy (retain and release) every item it passes.
-        for index in items.indices where query.matches(items[index]) {
+        for index in items.indices(inPlace: query.matches) {
             found.append(items[index])
             if limit == .one { break }
         }

@@ -343,30 +343,20 @@ public final class Keyshelf {
             var dryRun = try vault.loadItems()
             _ = try body(&dryRun, recorded)
         }
-        var after = VaultContents()
-        // Let go of the snapshot's reference to the vault's item arrays, so
-        // the locked run edits them in place: appending to a large store
-        // would otherwise copy every item.
+        // Hold no reference to the vault's item arrays during the locked run,
+        // so it edits and saves them in place: a second reference would make
+        // appending to a large store (and its re-encoding) copy every item.
         adopt(VaultContents())
-        let result: T
-        do {
-            result = try vault.modifyItems { items in
-                let result = try body(&items, recorded)
-                after = items
-                return result
-            }
-        } catch {
-            // Nothing was saved; the vault gives back the items it still has
-            // (or, when it cannot, the next `refresh()` asks again).
+        defer {
+            // Saved or not, the vault gives back the items it now has (or,
+            // when it cannot, the next `refresh()` asks again).
             if let items = try? vault.loadItems() {
                 adopt(items)
             } else {
                 snapshotRevision = -1
             }
-            throw error
         }
-        adopt(after)
-        return result
+        return try vault.modifyItems { try body(&$0, recorded) }
     }
 
     private func localLookup(server: ServerName, account: String?) throws -> CredentialRecord? {

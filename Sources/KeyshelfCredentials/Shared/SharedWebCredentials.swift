@@ -38,7 +38,7 @@ public struct SharedWebCredentials: Sendable {
             try PasswordText.validate(password, for: "the password for \(InertText.quoted(account)) on \(server.display)")
         }
         let query = ItemQuery.internet(server, account: account)
-        let existing = items.indices.first { query.matches(items[$0]) }
+        let existing = items.firstIndex(inPlace: query.matches)
         guard let password else {
             guard let existing else {
                 throw KeychainError.notFound("no shared password for \(InertText.quoted(account)) on \(server.display)")
@@ -50,9 +50,11 @@ public struct SharedWebCredentials: Sendable {
             return .deleted
         }
         guard let existing else {
-            var store = LocalStore(items: items)
+            // Moved into the store and back (also on a throw), so appending copies no item.
+            var store = LocalStore()
+            swap(&store.items, &items)
+            defer { swap(&store.items, &items) }
             try store.add(Self.record(server: server, account: account, password: password, comment: comment ?? ""), now: now)
-            items = store.items
             return .added
         }
         if items[existing].password == password {
@@ -88,8 +90,7 @@ public struct SharedWebCredentials: Sendable {
             query = .internet(server, account: account)
         }
         var byServer: [ServerName: [Item]] = [:]
-        // By index: `for item in items` would copy (retain and release) every item it passes.
-        for index in items.indices where query.matches(items[index]) {
+        for index in items.indices(inPlace: query.matches) {
             guard let name = items[index].serverName else { continue }
             byServer[name, default: []].append(items[index])
         }
