@@ -60,7 +60,8 @@ enum VaultAccess {
                         readsMoreInput: Bool = false) throws -> VaultOpener {
         let directory = try existingDirectory(options, context)
         let opener = VaultOpener(directory: directory, options: options, context: context, viaAgent: agent && !options.noAgent)
-        if !opener.viaAgent || (readsMoreInput && !passwordSource(options, context).isScripted) {
+        let asksOnTerminal = !passwordSource(options, context).isScripted && context.terminal() != nil
+        if !opener.viaAgent || (readsMoreInput && asksOnTerminal) {
             if opener.viaAgent && agentIsUnlocked(directory, context) {
                 try opener.readSpareLine()
             } else {
