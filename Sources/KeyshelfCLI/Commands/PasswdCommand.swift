@@ -36,8 +36,8 @@ struct PasswdCommand: Command {
             prompt: "New master password: ", confirmPrompt: "Repeat the new master password: ", kind: .newMaster,
             warn: context.note)
         try session.changePassword(to: newPassword, limits: nil)
-        AgentClient.lock(for: session.directory, environment: context.environment)
-        context.note("changed the master password")
+        let agentWasRunning = AgentClient.lock(for: session.directory, environment: context.environment)
+        context.note("changed the master password" + (agentWasRunning ? "; the agent is locked (run `keyshelf unlock` again)" : ""))
         return .success
     }
 }

@@ -41,7 +41,7 @@ struct StatusCommand: Command {
             json.endObject()
             context.standardOutput.write(String(decoding: json.bytes, as: UTF8.self) + "\n")
         } else if let status, unlocked {
-            context.standardOutput.write("unlocked: \(InertText.make(location.vaultPath)) (locks in \(Self.duration(status.secondsUntilLock)); idle limit \(Self.duration(status.idleSecondsLeft)), absolute limit \(Self.duration(status.secondsLeft)))\n")
+            context.standardOutput.write("unlocked: \(InertText.make(location.vaultPath)) (locks in \(Self.duration(status.secondsUntilLock)): \(Self.duration(status.idleSecondsLeft)) left of the idle limit, \(Self.duration(status.secondsLeft)) of the absolute limit)\n")
         } else {
             context.standardOutput.write("locked: \(InertText.make(location.vaultPath))\n")
         }

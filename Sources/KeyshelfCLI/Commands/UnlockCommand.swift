@@ -19,7 +19,7 @@ struct UnlockCommand: Command {
         discussion: """
             The agent keeps the keys in locked memory, answers only your own uid on a
             socket under $XDG_RUNTIME_DIR/keyshelf (else /tmp/keyshelf-UID), and locks
-            itself at the first limit, on `keyshelf lock`, `keyshelf passwd`, SIGTERM or SIGHUP.
+            itself at the first limit, on `keyshelf lock`, `keyshelf passwd`, SIGTERM, SIGHUP or SIGINT.
             Consent is still asked by each command. --no-agent makes a command ignore it.
             """)
 
