@@ -207,7 +207,7 @@ public enum AgentClient {
         guard owner == getuid() else {
             throw AgentError(.protocolError, "the agent socket \(location.socketPath) is served by uid \(owner), not by you; refusing to use it")
         }
-        AgentSocket.setTimeout(fd, seconds: timeoutSeconds)
+        AgentSocket.setTimeout(fd, seconds: Double(timeoutSeconds))
         try AgentSocket.send(fd, request)
         guard let body = try AgentSocket.receive(fd, maximumByteCount: AgentProtocol.maximumReplyByteCount) else { return nil }
         var reader = FrameReader(body)

@@ -149,14 +149,27 @@ struct ConsentAnswers {
 }
 
 extension FrameReader {
-    /// A server as the client parsed it; the agent re-validates nothing but the
-    /// field shapes, because the client is the same user's own keyshelf.
+    /// A server as the agent wrote it (replies): taken as it is, so reading
+    /// a listing of 10 000 records costs no IDNA work.
     mutating func server() throws -> ServerName {
         let host = try string()
         let port = Int(try integer(UInt16.self))
         let scheme = try string()
         guard !host.isEmpty, !scheme.isEmpty else { throw AgentProtocol.MalformedFrame(reason: "an empty server") }
         return ServerName(host: host, port: port, scheme: scheme)
+    }
+
+    /// A server in a request: accepted only in the canonical form
+    /// `ServerName(parsing:)` gives, so a raw frame cannot save a name the
+    /// CLI and TUI would refuse (control characters, other schemes, …).
+    mutating func checkedServer() throws -> ServerName {
+        let claimed = try server()
+        let host = claimed.isIPv6 ? "[\(claimed.host)]" : claimed.host
+        let text = claimed.scheme + "://" + host + (claimed.port != 0 ? ":\(claimed.port)" : "")
+        guard let parsed = try? ServerName(parsing: text), parsed == claimed, parsed.host == claimed.host else {
+            throw AgentProtocol.MalformedFrame(reason: "a server name that is not in canonical form")
+        }
+        return parsed
     }
 
     mutating func filter() throws -> StoreFilter {
@@ -180,16 +193,22 @@ extension FrameReader {
     mutating func operation(_ code: AgentProtocol.Operation) throws -> (AgentOperation, ConsentAnswers) {
         switch code {
         case .get:
-            let operation = AgentOperation.get(server: try server(), account: try optionalString(), filter: try filter())
+            let operation = AgentOperation.get(server: try checkedServer(), account: try optionalString(), filter: try filter())
             return (operation, try answers())
         case .list:
-            let server = try flag() ? try self.server() : nil
+            let server = try flag() ? try checkedServer() : nil
             return (.list(server: server, filter: try filter()), ConsentAnswers())
         case .search:
             return (.search(query: try string(), filter: try filter()), ConsentAnswers())
         case .add:
-            let operation = AgentOperation.add(server: try server(), account: try string(), password: try secret(), store: try store())
-            return (operation, try answers())
+            let server = try checkedServer()
+            let account = try string()
+            let password = try secret()
+            // The CLI and TUI never save an empty account or password.
+            guard !account.isEmpty, password.byteCount > 0 else {
+                throw AgentProtocol.MalformedFrame(reason: "an empty account or password")
+            }
+            return (.add(server: server, account: account, password: password, store: try store()), try answers())
         case .status, .unlock, .keys, .lock:
             throw AgentProtocol.MalformedFrame(reason: "not a credentials operation")
         }

@@ -8,9 +8,10 @@ import KeyshelfVault
 /// passwords.
 enum AgentProtocol {
     static let version: UInt8 = 2
-    /// Largest request body the agent accepts, in bytes (1 MiB: a request
-    /// carries at most one password).
-    static let maximumRequestByteCount = 1 << 20
+    /// Largest request body the agent accepts, in bytes (64 MiB: a request
+    /// carries one password, but its relayed consent answers name accounts,
+    /// which may be long).
+    static let maximumRequestByteCount = 64 << 20
     /// Largest reply body a client accepts, in bytes (64 MiB: a listing of
     /// 100 000 credentials is about 6 MiB).
     static let maximumReplyByteCount = 64 << 20

@@ -18,8 +18,10 @@ public enum AgentServer {
     public static let commandName = "__agent"
     /// Seconds a new agent waits for its first `unlock` before it exits.
     static let firstUnlockSeconds = 30.0
-    /// Seconds one connection may take to send its request.
-    static let requestTimeoutSeconds = 1
+    /// Seconds one connection may take to send its whole request.
+    static let requestTimeoutSeconds = 1.0
+    /// Seconds one connection may take to read its whole reply.
+    static let replyTimeoutSeconds = 2.0
     /// Longest poll, in milliseconds, so the limits are re-checked after a suspend.
     static let maximumPollMilliseconds: Int32 = 60_000
 
@@ -98,16 +100,20 @@ public enum AgentServer {
     /// dropped without a reply.
     private static func serveConnection(_ fd: Int32, location: AgentLocation, state: inout AgentState, service: AgentService) {
         guard let uid = try? AgentSocket.peer(fd).uid, uid == getuid() else { return }
-        AgentSocket.setTimeout(fd, seconds: requestTimeoutSeconds)
-        guard let body = try? AgentSocket.receive(fd, maximumByteCount: AgentProtocol.maximumRequestByteCount) else { return }
+        // Whole-frame deadlines: one connection is served at a time, so a peer
+        // that trickles bytes must not hold off others, `lock` or a signal.
+        guard let body = try? AgentSocket.receive(fd, maximumByteCount: AgentProtocol.maximumRequestByteCount,
+                                                  deadline: Clock.now() + requestTimeoutSeconds) else { return }
         let now = Clock.now()
+        // A limit that ran out while the request arrived: nothing more is answered.
+        guard !state.isFinished(at: now) else { return }
         var reply = FrameWriter()
         reply.integer(AgentProtocol.version)
         do {
             var request = FrameReader(body)
             guard try request.integer(UInt8.self) == AgentProtocol.version else {
                 reply.integer(AgentProtocol.Reply.unsupportedVersion.rawValue)
-                try? AgentSocket.send(fd, reply)
+                try? AgentSocket.send(fd, reply, deadline: Clock.now() + replyTimeoutSeconds)
                 return
             }
             switch AgentProtocol.Operation(rawValue: try request.integer(UInt8.self)) {
@@ -151,7 +157,7 @@ public enum AgentServer {
             reply.integer(AgentProtocol.version)
             reply.integer(AgentProtocol.Reply.badRequest.rawValue)
         }
-        try? AgentSocket.send(fd, reply)
+        try? AgentSocket.send(fd, reply, deadline: Clock.now() + replyTimeoutSeconds)
     }
 
     /// The reply to a credentials operation (docs/agent-protocol.md, "Operations").

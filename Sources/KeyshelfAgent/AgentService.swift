@@ -44,6 +44,9 @@ final class AgentService {
         let presence = DeferredUserPresence()
         do {
             let shelf = try openShelf(keys)
+            // The direct path says so on standard error; the agent has no
+            // standard error, so the client takes that path.
+            if session?.isSharedFileMissing == true { return .useVault("shared.vault is missing") }
             shelf.consent = consent
             shelf.userPresence = presence
             let result = try Self.run(operation, on: shelf)

@@ -76,25 +76,33 @@ enum AgentSocket {
     }
 
     /// Limits each blocking read and write on `fd` to `seconds`, so a stalled peer cannot hang the other end.
-    static func setTimeout(_ fd: Int32, seconds: Int) {
-        var time = timeval(tv_sec: seconds, tv_usec: 0)
+    static func setTimeout(_ fd: Int32, seconds: Double) {
+        let whole = max(0, seconds.rounded(.down))
+        var time = timeval(tv_sec: Int(whole), tv_usec: Int((seconds - whole) * 1_000_000))
+        if time.tv_sec == 0 && time.tv_usec == 0 { time.tv_usec = 1 }   // 0 would mean "no limit"
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
     }
 
     /// Sends one frame: `u32` byte count (little-endian), then the body.
-    static func send(_ fd: Int32, _ frame: FrameWriter) throws {
+    /// - Parameter deadline: `Clock.now()` time by which the whole frame must
+    ///   be written (a peer that reads slowly cannot stretch it), or nil for
+    ///   the per-write timeout alone.
+    static func send(_ fd: Int32, _ frame: FrameWriter, deadline: Double? = nil) throws {
         var count = UInt32(frame.byteCount).littleEndian
-        try withUnsafeBytes(of: &count) { try writeAll(fd, $0) }
-        try frame.withBody { try writeAll(fd, $0) }
+        try withUnsafeBytes(of: &count) { try writeAll(fd, $0, deadline: deadline) }
+        try frame.withBody { try writeAll(fd, $0, deadline: deadline) }
     }
 
     /// Receives one frame body into secure memory; nil when the peer closed
     /// the connection before sending anything.
+    /// - Parameter deadline: `Clock.now()` time by which the whole frame must
+    ///   have arrived (a peer that trickles bytes cannot stretch it), or nil
+    ///   for the per-read timeout alone.
     /// - Throws: `AgentError.protocolError` for an oversized or cut-off frame; `.io`.
-    static func receive(_ fd: Int32, maximumByteCount: Int) throws -> SecureBytes? {
+    static func receive(_ fd: Int32, maximumByteCount: Int, deadline: Double? = nil) throws -> SecureBytes? {
         var count: UInt32 = 0
-        let got = try withUnsafeMutableBytes(of: &count) { try readAll(fd, $0) }
+        let got = try withUnsafeMutableBytes(of: &count) { try readAll(fd, $0, deadline: deadline) }
         guard got > 0 else { return nil }
         guard got == 4 else { throw AgentError(.protocolError, "the agent connection closed in the middle of a frame") }
         let byteCount = Int(UInt32(littleEndian: count))
@@ -102,14 +110,23 @@ enum AgentSocket {
             throw AgentError(.protocolError, "agent frame of \(byteCount) bytes is larger than \(maximumByteCount)")
         }
         let body = SecureBytes(byteCount: byteCount)
-        let read = try body.withUnsafeMutableBytes { try readAll(fd, $0) }
+        let read = try body.withUnsafeMutableBytes { try readAll(fd, $0, deadline: deadline) }
         guard read == byteCount else { throw AgentError(.protocolError, "the agent connection closed in the middle of a frame") }
         return body
     }
 
-    private static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws {
+    /// Before each system call, the time left until `deadline` becomes the socket's timeout.
+    private static func limit(_ fd: Int32, _ deadline: Double?) throws {
+        guard let deadline else { return }
+        let left = deadline - Clock.now()
+        guard left > 0 else { throw AgentError(.io, "the other end of the agent socket is too slow; gave up") }
+        setTimeout(fd, seconds: left)
+    }
+
+    private static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, deadline: Double?) throws {
         var done = 0
         while done < bytes.count {
+            try limit(fd, deadline)
             let n = Glibc.send(fd, bytes.baseAddress! + done, bytes.count - done, Int32(MSG_NOSIGNAL))
             if n < 0 {
                 if errno == EINTR { continue }
@@ -120,9 +137,10 @@ enum AgentSocket {
     }
 
     /// Reads until `buffer` is full or end of stream; returns the bytes read.
-    private static func readAll(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    private static func readAll(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer, deadline: Double?) throws -> Int {
         var done = 0
         while done < buffer.count {
+            try limit(fd, deadline)
             let n = recv(fd, buffer.baseAddress! + done, buffer.count - done, 0)
             if n < 0 {
                 if errno == EINTR { continue }

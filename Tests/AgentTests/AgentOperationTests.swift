@@ -218,6 +218,74 @@ import Testing
         #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGTERM)
     }
 
+    @Test func aClientThatTricklesBytesHoldsOffNobody() throws {
+        let h = try AgentHarness()
+        defer { h.stop() }
+        try h.check(h.run(["add", "example.com", "alice", "--local", "--password-stdin"], stdin: "s3cret\n"))
+        try h.check(h.run(["unlock"]))
+        let pid = try #require(try h.agentPID())
+        // Announces a 1000-byte request and sends one byte every 0.3 s for 12 s.
+        let script = """
+            import socket, struct, sys, time
+            s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
+            s.send(struct.pack("<I", 1000))
+            try:
+                for i in range(40):
+                    s.send(b"\\x02"); time.sleep(0.3)
+            except OSError:
+                pass
+            """
+        let trickler = Process()
+        trickler.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        trickler.arguments = ["-c", script, h.location.socketPath]
+        try trickler.run()
+        defer { if trickler.isRunning { trickler.terminate() } }
+        usleep(300_000)
+        let start = Date()
+        let get = try h.run(["get", "example.com", "alice"], withPassword: false)
+        #expect(get.stdout == "s3cret\n", "\(get)")
+        #expect(Date().timeIntervalSince(start) < 4, "answered only after \(Date().timeIntervalSince(start)) s")
+        // A signal is acted on while the trickle goes on.
+        kill(pid, SIGTERM)
+        #expect(AgentHarness.eventually(4) { !AgentHarness.isAlive(pid) }, "SIGTERM should lock the agent within seconds")
+    }
+
+    @Test func aMissingSharedFileIsNotedThroughTheAgentToo() throws {
+        let h = try AgentHarness()
+        defer { h.stop() }
+        try h.check(h.run(["add", "example.com", "alice", "--password-stdin"], stdin: "s3cret\n"))
+        try h.check(h.run(["unlock"]))
+        try FileManager.default.moveItem(atPath: h.vault + "/shared.vault", toPath: h.root + "/aside.vault")
+        let viaAgent = try h.run(["list"], withPassword: false)
+        let direct = try h.run(["list", "--no-agent"])
+        #expect(viaAgent.stderr.contains("shared.vault is missing"), "\(viaAgent)")
+        #expect(viaAgent.stderr == direct.stderr && viaAgent.stdout == direct.stdout && viaAgent.status == direct.status)
+    }
+
+    @Test func requestsWithNamesTheCLIWouldRefuseAreRejected() throws {
+        let good = try ServerName(parsing: "example.com")
+        let hostile: [AgentOperation] = [
+            .add(server: ServerName(host: "EVIL\u{1B}[2J.COM", port: 65535, scheme: "https"), account: "u", password: Secret(utf8: "p"), store: .shared),
+            .add(server: ServerName(host: "example.com", port: 0, scheme: "x\u{1B}]"), account: "u", password: Secret(utf8: "p"), store: .shared),
+            .add(server: ServerName(host: "Example.COM", port: 0, scheme: "https"), account: "u", password: Secret(utf8: "p"), store: .shared),
+            .add(server: good, account: "", password: Secret(utf8: "p"), store: .shared),
+            .add(server: good, account: "u", password: Secret(utf8: ""), store: .local),
+            .get(server: ServerName(host: "bad host", port: 0, scheme: "https"), account: nil, filter: .both),
+        ]
+        for operation in hostile {
+            var writer = FrameWriter()
+            writer.operation(operation, answers: ConsentAnswers())
+            var reader = FrameReader(writer.withBody { SecureBytes(copying: $0) })
+            #expect(throws: AgentProtocol.MalformedFrame.self, "\(operation)") { _ = try reader.operation(operation.code) }
+        }
+        for text in ["example.com", "bücher.example:8443", "http://plain.example", "[2001:db8::1]:2222", "10.0.0.1"] {
+            var writer = FrameWriter()
+            writer.operation(.list(server: try ServerName(parsing: text), filter: .both), answers: ConsentAnswers())
+            var reader = FrameReader(writer.withBody { SecureBytes(copying: $0) })
+            #expect(throws: Never.self, "\(text)") { _ = try reader.operation(.list) }
+        }
+    }
+
     @Test func operationFramesRoundTripAndCutFramesAreRejected() throws {
         let site = try ServerName(parsing: "bücher.example:8443")
         let operations: [AgentOperation] = [
