@@ -43,25 +43,32 @@ enum AgentProtocol {
     }
 }
 
-/// Writes one frame body into a `SecureBytes` buffer that grows as needed
-/// (the old buffer is freed, and so wiped, by libsodium).
+/// Writes one frame into a `SecureBytes` buffer that grows as needed (the
+/// old buffer is freed, and so wiped, by libsodium). The buffer starts with
+/// room for the `u32` byte count, so a frame goes out in one write: the
+/// peer wakes once, not once for the count and again for the body.
 struct FrameWriter {
+    private static let prefixByteCount = MemoryLayout<UInt32>.size
     private(set) var buffer: SecureBytes
-    private(set) var byteCount = 0
+    /// Bytes used in `buffer`, the byte-count prefix included.
+    private var used = FrameWriter.prefixByteCount
 
     /// - Parameter capacity: initial buffer size in bytes.
     init(capacity: Int = 4096) {
-        buffer = SecureBytes(byteCount: capacity)
+        buffer = SecureBytes(byteCount: max(capacity, 2 * Self.prefixByteCount))
     }
 
+    /// Bytes of the body written so far.
+    var byteCount: Int { used - Self.prefixByteCount }
+
     private mutating func reserve(_ count: Int) {
-        guard byteCount + count > buffer.byteCount else { return }
+        guard used + count > buffer.byteCount else { return }
         var capacity = buffer.byteCount * 2
-        while capacity < byteCount + count { capacity *= 2 }
+        while capacity < used + count { capacity *= 2 }
         let grown = SecureBytes(byteCount: capacity)
         grown.withUnsafeMutableBytes { out in
             buffer.withUnsafeBytes { old in
-                out.baseAddress!.copyMemory(from: old.baseAddress!, byteCount: byteCount)
+                out.baseAddress!.copyMemory(from: old.baseAddress!, byteCount: used)
             }
         }
         buffer = grown
@@ -71,10 +78,10 @@ struct FrameWriter {
         reserve(source.count)
         buffer.withUnsafeMutableBytes { out in
             if let base = source.baseAddress, source.count > 0 {
-                (out.baseAddress! + byteCount).copyMemory(from: base, byteCount: source.count)
+                (out.baseAddress! + used).copyMemory(from: base, byteCount: source.count)
             }
         }
-        byteCount += source.count
+        used += source.count
     }
 
     mutating func integer<T: FixedWidthInteger>(_ value: T) {
@@ -115,9 +122,15 @@ struct FrameWriter {
         }
     }
 
-    /// The written bytes.
+    /// The written body.
     func withBody<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try buffer.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[0..<byteCount])) }
+        try buffer.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[Self.prefixByteCount..<used])) }
+    }
+
+    /// The whole frame: the little-endian `u32` body byte count, then the body.
+    func withFrame<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        buffer.withUnsafeMutableBytes { $0.storeBytes(of: UInt32(byteCount).littleEndian, toByteOffset: 0, as: UInt32.self) }
+        return try buffer.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[0..<used])) }
     }
 }
 

@@ -149,6 +149,11 @@ public enum AgentServer {
                 let (operation, answers) = try request.operation(code)
                 guard request.isAtEnd else { throw AgentProtocol.MalformedFrame(reason: "bytes after the request") }
                 reply = perform(operation, answers: answers, state: &state, service: service, now: now)
+                if case .add = operation {
+                    try? AgentSocket.send(fd, reply, deadline: Clock.now() + replyTimeoutSeconds)
+                    service.afterReply()
+                    return
+                }
             case nil:
                 throw AgentProtocol.MalformedFrame(reason: "unknown operation")
             }

@@ -64,6 +64,13 @@ final class AgentService {
         }
     }
 
+    /// The work a write leaves for after the reply: rotating the backups
+    /// (dropping the oldest frees a vault-sized file). A failure leaves them
+    /// pending, and the next save rotates them (docs/vault-format.md).
+    func afterReply() {
+        try? session?.settleBackups()
+    }
+
     /// Wipes the session's keys and forgets the items.
     func close() {
         session?.lock()
@@ -79,6 +86,7 @@ final class AgentService {
         // The session keeps its own copies; the agent's keys stay for `keys` requests.
         let copies = keys.map { VaultPasswordKey(salt: $0.salt, limits: $0.limits, key: $0.key.copy(range: 0..<$0.key.byteCount)) }
         let session = try directory.unlock(passwordKeys: copies)
+        session.defersBackupRotation = true
         let shelf = try Keyshelf(vault: session)
         self.session = session
         self.shelf = shelf

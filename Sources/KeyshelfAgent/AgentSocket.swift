@@ -89,9 +89,7 @@ enum AgentSocket {
     ///   be written (a peer that reads slowly cannot stretch it), or nil for
     ///   the per-write timeout alone.
     static func send(_ fd: Int32, _ frame: FrameWriter, deadline: Double? = nil) throws {
-        var count = UInt32(frame.byteCount).littleEndian
-        try withUnsafeBytes(of: &count) { try writeAll(fd, $0, deadline: deadline) }
-        try frame.withBody { try writeAll(fd, $0, deadline: deadline) }
+        try frame.withFrame { try writeAll(fd, $0, deadline: deadline) }
     }
 
     /// Receives one frame body into secure memory; nil when the peer closed

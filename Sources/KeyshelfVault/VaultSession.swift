@@ -56,6 +56,30 @@ public final class VaultSession: @unchecked Sendable {
     private var state: State?
     private var itemsRevision = 0
 
+    /// When true, a save leaves the version it replaced as
+    /// `backups/NAME.pending.bak` instead of rotating the backups at once;
+    /// `settleBackups()` (or the next save, or a crash's recovery) rotates it
+    /// in. For the agent, which answers its client first: dropping the oldest
+    /// backup frees a whole vault-sized file. Default false.
+    public var defersBackupRotation: Bool {
+        get { mutex.withLock { deferRotation } }
+        set { mutex.withLock { deferRotation = newValue } }
+    }
+    private var deferRotation = false
+
+    /// Rotates the backups a save left pending (`defersBackupRotation`),
+    /// holding the directory's lock.
+    /// - Throws: `VaultError.io` (lock timeout, a system call); the backups
+    ///   then stay pending and the next save rotates them.
+    public func settleBackups() throws {
+        try LockFile.withExclusiveLock(directory: directory.path, timeout: directory.lockTimeout) {
+            for store in Store.allCases {
+                let path = directory.path(of: store)
+                try Backups(directory: directory.path, name: store.fileName).settlePending(current: try FileSystem.identity(of: path))
+            }
+        }
+    }
+
     /// A number that changes whenever the items this session returns change:
     /// a file re-read after a change on disk, or a save. Equal numbers mean
     /// `contents()` returned the same items (for caches built on them).
@@ -141,7 +165,8 @@ public final class VaultSession: @unchecked Sendable {
                         continue
                     }
                     do {
-                        try Self.save(items, plaintext: plaintext, store: store, file: &state[store], directory: directory.path)
+                        try Self.save(items, plaintext: plaintext, store: store, file: &state[store], directory: directory.path,
+                                      rotateBackups: !deferRotation)
                         itemsRevision += 1
                     } catch {
                         state[store].needsReload = true
@@ -300,7 +325,8 @@ public final class VaultSession: @unchecked Sendable {
 
     /// Seals `plaintext` (the encoding of `items`) and replaces `store`'s file
     /// atomically, refusing when it changed since `file.identity`.
-    static func save(_ items: [Item], plaintext: SecureBytes, store: Store, file: inout FileState, directory: String) throws {
+    static func save(_ items: [Item], plaintext: SecureBytes, store: Store, file: inout FileState, directory: String,
+                     rotateBackups: Bool = true) throws {
         let header = VaultFile.sealedHeader(for: plaintext, header: file.header)
         let vaultKey = file.vaultKey
         // Sealed chunk by chunk straight into the temporary file: no second whole-file buffer.
@@ -308,7 +334,7 @@ public final class VaultSession: @unchecked Sendable {
             directory: directory, name: store.fileName, header: header.serialized(),
             payloadByteCount: Int(header.payloadByteCount),
             writePayload: { write in try VaultFile.seal(plaintext, header: header, vaultKey: vaultKey, output: write) },
-            expected: file.identity)
+            expected: file.identity, rotateBackups: rotateBackups)
         file.header = header
         file.items = items
         file.plaintext = plaintext

@@ -150,6 +150,25 @@ import KeyshelfCrypto
         #expect(try b.contents().shared == [sampleItem(1), sampleItem(2)])
     }
 
+    @Test func deferredRotationLeavesThePendingBackupUntilSettled() throws {
+        let vault = TemporaryVault()
+        defer { vault.cleanUp() }
+        let session = try vault.directory.create(password: testPassword, limits: .minimum)
+        session.defersBackupRotation = true
+        try session.modify { $0.local = [sampleItem(1)] }
+        let before = try readBytes(vault.file(.local))
+        try session.modify { $0.local = [sampleItem(2)] }
+        func names() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: vault.path + "/backups").sorted() }
+        // The second save settled the first one's pending backup and left its own.
+        #expect(try names() == ["local.1.bak", "local.pending.bak"])
+        #expect(try readBytes(vault.path + "/backups/local.pending.bak") == before)
+        try session.settleBackups()
+        #expect(try names() == ["local.1.bak", "local.2.bak"])
+        #expect(try readBytes(vault.path + "/backups/local.1.bak") == before)
+        try session.settleBackups()
+        #expect(try names() == ["local.1.bak", "local.2.bak"], "nothing pending: nothing moves")
+    }
+
     @Test func backupsKeepThreePreviousVersions() throws {
         let vault = TemporaryVault()
         defer { vault.cleanUp() }

@@ -41,6 +41,9 @@ enum AtomicFile {
     ///   - payloadByteCount: the bytes `writePayload` writes in all (checked).
     ///   - expected: the identity of the version the caller read, nil when it read no file.
     ///   - renameFile: `rename(2)`; a test replaces it to make the final step fail.
+    ///   - rotateBackups: false leaves the replaced version as
+    ///     `NAME.pending.bak`, for `Backups.settlePending` to rotate in later
+    ///     (the next save does, or the caller once it has answered its client).
     /// - Returns: the identity of the new file.
     /// - Throws: `VaultError.changedOnDisk` when the file is no longer `expected`;
     ///   `.io` when `directory/name` is a symbolic link (never replaced) or a
@@ -48,7 +51,8 @@ enum AtomicFile {
     static func replace(
         directory: String, name: String, header: [UInt8], payloadByteCount: Int,
         writePayload: (_ write: (UnsafeRawBufferPointer) throws -> Void) throws -> Void,
-        expected: FileIdentity?, renameFile: (String, String) -> Int32 = { rename($0, $1) }
+        expected: FileIdentity?, renameFile: (String, String) -> Int32 = { rename($0, $1) },
+        rotateBackups: Bool = true
     ) throws -> FileIdentity {
         let path = directory + "/" + name
         try FileSystem.refuseSymbolicLink(path)
@@ -88,7 +92,7 @@ enum AtomicFile {
         try FileSystem.syncDirectory(directory)
         var s = stat()
         guard fstat(fd, &s) == 0 else { throw FileSystem.ioError(path, "examine the new file") }
-        if pending { try backups.rotate() }
+        if pending && rotateBackups { try backups.rotate() }
         return FileIdentity(s)
     }
 
