@@ -68,11 +68,12 @@ public final class VaultSession: @unchecked Sendable {
     private var deferRotation = false
 
     /// Rotates the backups a save left pending (`defersBackupRotation`),
-    /// holding the directory's lock.
-    /// - Throws: `VaultError.io` (lock timeout, a system call); the backups
+    /// holding the directory's lock. Does not wait for the lock: whoever
+    /// holds it is saving, and every save settles pending backups first.
+    /// - Throws: `VaultError.io` (lock busy, a system call); the backups
     ///   then stay pending and the next save rotates them.
     public func settleBackups() throws {
-        try LockFile.withExclusiveLock(directory: directory.path, timeout: directory.lockTimeout) {
+        try LockFile.withExclusiveLock(directory: directory.path, timeout: 0) {
             for store in Store.allCases {
                 let path = directory.path(of: store)
                 try Backups(directory: directory.path, name: store.fileName).settlePending(current: try FileSystem.identity(of: path))
