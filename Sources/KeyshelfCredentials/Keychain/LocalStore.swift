@@ -81,7 +81,7 @@ public struct LocalStore: Sendable {
     ///   changes when it throws.
     @discardableResult
     public mutating func update(_ query: ItemQuery, with changes: ItemChanges, now: Date = Date()) throws -> Int {
-        let indices = items.indices.filter { query.matches(items[$0]) }
+        let indices = items.indices(inPlace: query.matches)
         guard !indices.isEmpty else { throw KeychainError.notFound(Self.describe(query)) }
         if let password = changes.password { try PasswordText.validate(password, for: Self.describe(items[indices[0]])) }
         var updated = items
@@ -115,7 +115,7 @@ public struct LocalStore: Sendable {
     @discardableResult
     public mutating func delete(_ query: ItemQuery, now: Date = Date()) throws -> Int {
         var count = 0
-        for i in items.indices where query.matches(items[i]) {
+        for i in items.indices(inPlace: query.matches) {
             items[i].markDeleted(at: now)
             count += 1
         }

@@ -219,11 +219,11 @@ public final class Keyshelf {
             }
         }
         let now = Date()
-        try mutate { items, consent in
-            var store = LocalStore(items: items[entry.store])
-            guard let current = store.items.first(where: ItemQuery.item(entry.id).matches) else {
+        try mutate { items, consent in try Self.editing(entry.store, of: &items) { store in
+            guard let index = store.items.firstIndex(inPlace: ItemQuery.item(entry.id).matches) else {
                 throw KeychainError.notFound("the password for \(InertText.quoted(entry.account)) on \(entry.server.display) is gone")
             }
+            let current = store.items[index]
             if entry.store == .shared && changes.accessControl == .userPresence {
                 throw KeychainError.param("shared credentials cannot require user presence")
             }
@@ -237,22 +237,19 @@ public final class Keyshelf {
             try store.update(.item(entry.id), with: ItemChanges(
                 account: changes.account, label: changes.label, comment: changes.comment,
                 accessControl: changes.accessControl, password: changes.password), now: now)
-            items[entry.store] = store.items
-        }
+        } }
     }
 
     /// Deletes `entry` after consent (`.delete`), leaving a tombstone (DESIGN §6).
     /// - Throws: `errSecUserCanceled`, `errSecItemNotFound`.
     public func delete(_ entry: CredentialEntry) throws {
         let now = Date()
-        try mutate { items, consent in
-            var store = LocalStore(items: items[entry.store])
+        try mutate { items, consent in try Self.editing(entry.store, of: &items) { store in
             guard consent.ask(.delete(server: entry.server, account: entry.account)) != .declined else {
                 throw KeychainError.canceled("deleting the password for \(InertText.quoted(entry.account)) on \(entry.server.display) was declined")
             }
             try store.delete(.item(entry.id), now: now)
-            items[entry.store] = store.items
-        }
+        } }
     }
 
     /// `keyshelf rm`: deletes `account` at `server` from the stores in
@@ -272,10 +269,8 @@ public final class Keyshelf {
                 throw KeychainError.canceled("deleting the password for \(InertText.quoted(account)) on \(server.display) was declined")
             }
             var deleted: [Store] = []
-            for store in stores {
-                var local = LocalStore(items: items[store])
-                if try local.delete(query, now: now) > 0 { deleted.append(store) }
-                items[store] = local.items
+            for store in stores where try Self.editing(store, of: &items, { try $0.delete(query, now: now) }) > 0 {
+                deleted.append(store)
             }
             return deleted
         }
@@ -357,6 +352,22 @@ public final class Keyshelf {
             }
         }
         return try vault.modifyItems { try body(&$0, recorded) }
+    }
+
+    /// Runs `body` on `items[store]` moved into a `LocalStore` and back (also
+    /// when it throws; `mutate` then discards the edit), so editing a large
+    /// store copies no item.
+    private static func editing<T>(_ store: Store, of items: inout VaultContents, _ body: (inout LocalStore) throws -> T) rethrows -> T {
+        var local = LocalStore()
+        func exchange() {
+            switch store {
+            case .local: swap(&local.items, &items.local)
+            case .shared: swap(&local.items, &items.shared)
+            }
+        }
+        exchange()
+        defer { exchange() }
+        return try body(&local)
     }
 
     private func localLookup(server: ServerName, account: String?) throws -> CredentialRecord? {
