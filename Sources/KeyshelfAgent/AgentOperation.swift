@@ -35,6 +35,21 @@ public enum AgentResult: Sendable {
     case records([CredentialRecord])
     /// `add`.
     case added(AddOutcome)
+
+    /// The record of a `get`, else nil.
+    public var record: CredentialRecord? {
+        if case .record(let found) = self { found } else { nil }
+    }
+
+    /// The records of a `list` or `search`, else nil.
+    public var records: [CredentialRecord]? {
+        if case .records(let found) = self { found } else { nil }
+    }
+
+    /// The outcome of an `add`, else nil.
+    public var addOutcome: AddOutcome? {
+        if case .added(let outcome) = self { outcome } else { nil }
+    }
 }
 
 // MARK: - Wire encoding (docs/agent-protocol.md, "Operations")

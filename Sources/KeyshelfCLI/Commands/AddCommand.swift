@@ -46,16 +46,9 @@ struct AddCommand: Command {
         let opener = try VaultAccess.prepare(options, context, readsMoreInput: true)
         let password = try itemPassword(context)
         let store: Store = options.scope == .local ? .local : .shared
-        let outcome: AddOutcome
-        let operation = AgentOperation.add(server: serverName, account: account, password: password, store: store)
-        if case .added(let done)? = try opener.agentResult(operation, yes: options.yes) {
-            outcome = done
-        } else {
-            let session = try opener.open()
-            defer { session.lock() }
-            outcome = try VaultAccess.shelf(session, yes: options.yes, context)
-                .add(server: serverName, account: account, password: password, to: store)
-        }
+        let outcome = try opener.answer(
+            .add(server: serverName, account: account, password: password, store: store), yes: options.yes, value: \.addOutcome
+        ) { try $0.add(server: serverName, account: account, password: password, to: store) }
         if generate { RecordOutput.printPassword(password, context) }
         let what = "the password for \(InertText.quoted(account)) on \(serverName.display)"
         switch outcome {

@@ -30,16 +30,9 @@ struct GetCommand: Command {
     func run(_ context: CommandContext) throws -> ExitCode {
         let serverName = try ServerArgument.parse(server)
         if let account { _ = try ServerArgument.account(account) }
-        let opener = try VaultAccess.prepare(options, context)
-        let record: CredentialRecord
-        let operation = AgentOperation.get(server: serverName, account: account, filter: options.scope)
-        if case .record(let found)? = try opener.agentResult(operation, yes: options.yes) {
-            record = found
-        } else {
-            let session = try opener.open()
-            defer { session.lock() }
-            record = try VaultAccess.shelf(session, yes: options.yes, context).get(server: serverName, account: account, in: options.scope)
-        }
+        let record = try VaultAccess.prepare(options, context).answer(
+            .get(server: serverName, account: account, filter: options.scope), yes: options.yes, value: \.record
+        ) { try $0.get(server: serverName, account: account, in: options.scope) }
         guard let password = record.password else {
             throw CLIError(.failure, "the password for \(InertText.quoted(record.account)) on \(record.server.display) could not be read")
         }

@@ -20,16 +20,9 @@ struct ListCommand: Command {
 
     func run(_ context: CommandContext) throws -> ExitCode {
         let serverName = try server.map(ServerArgument.parse)
-        let opener = try VaultAccess.prepare(options, context)
-        let records: [CredentialRecord]
-        if case .records(let found)? = try opener.agentResult(.list(server: serverName, filter: options.scope), yes: false) {
-            records = found
-        } else {
-            let session = try opener.open()
-            defer { session.lock() }
-            let shelf = try VaultAccess.shelf(session, yes: false, context)
-            records = (serverName.map { shelf.accounts(of: $0, in: options.scope) } ?? shelf.entries(in: options.scope)).map(\.record)
-        }
+        let records = try VaultAccess.prepare(options, context).answer(
+            .list(server: serverName, filter: options.scope), yes: false, value: \.records
+        ) { shelf in (serverName.map { shelf.accounts(of: $0, in: options.scope) } ?? shelf.entries(in: options.scope)).map(\.record) }
         if options.json {
             try RecordOutput.printJSON(records, context)
         } else {

@@ -19,15 +19,9 @@ struct SearchCommand: Command {
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let opener = try VaultAccess.prepare(options, context)
-        let records: [CredentialRecord]
-        if case .records(let found)? = try opener.agentResult(.search(query: query, filter: .both), yes: false) {
-            records = found
-        } else {
-            let session = try opener.open()
-            defer { session.lock() }
-            records = try VaultAccess.shelf(session, yes: false, context).search(query).map(\.record)
-        }
+        let records = try VaultAccess.prepare(options, context).answer(
+            .search(query: query, filter: .both), yes: false, value: \.records
+        ) { $0.search(query).map(\.record) }
         if options.json {
             try RecordOutput.printJSON(records, context)
         } else {

@@ -141,13 +141,24 @@ enum VaultAccess {
             masterPassword = try VaultAccess.masterPassword(options, context)
         }
 
-        /// `operation` answered by the agent (issue 6: no Argon2id, no vault
-        /// decode); consent requests go to this process's policy for `yes`.
-        /// nil without an agent, or when the agent hands the operation back:
-        /// then `open()` and use the facade.
-        /// - Throws: the facade's `KeychainError`s, relayed; the input errors
-        ///   of reading the unused `--password-fd` line.
-        func agentResult(_ operation: AgentOperation, yes: Bool) throws -> AgentResult? {
+        /// `operation` answered by the agent when it can (issue 6: no Argon2id,
+        /// no vault decode), else `direct` run on the facade over the vault
+        /// opened here — the same facade method, so both give the same answer.
+        /// Consent requests go to this process's policy for `yes`.
+        /// - Parameter value: the part of the agent's result this command wants.
+        /// - Throws: the facade's `KeychainError`s (relayed from the agent or
+        ///   thrown here), the errors of `open()`.
+        func answer<T>(_ operation: AgentOperation, yes: Bool, value: (AgentResult) -> T?,
+                       direct: (Keyshelf) throws -> T) throws -> T {
+            if let answered = try agentResult(operation, yes: yes).flatMap(value) { return answered }
+            let session = try open()
+            defer { session.lock() }
+            return try direct(VaultAccess.shelf(session, yes: yes, context))
+        }
+
+        /// `operation` answered by the agent; nil without an agent, or when
+        /// the agent hands the operation back.
+        private func agentResult(_ operation: AgentOperation, yes: Bool) throws -> AgentResult? {
             guard viaAgent else { return nil }
             do {
                 let consent = TerminalConsent.policy(yes: yes, context)

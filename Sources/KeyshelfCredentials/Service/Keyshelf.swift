@@ -199,11 +199,10 @@ public final class Keyshelf {
                 defer { swap(&shared.items, &items.shared) }
                 return try shared.add(server: server, account: account, password: password, consent: consent, comment: comment, now: now)
             case .local:
-                var local = LocalStore(items: [])
-                swap(&local.items, &items.local)
-                defer { swap(&local.items, &items.local) }
-                return try Self.upsertLocal(&local, server: server, account: account, password: password, comment: comment,
-                                            accessible: accessible, accessControl: accessControl, consent: consent, now: now)
+                return try Self.editing(.local, of: &items) { local in
+                    try Self.upsertLocal(&local, server: server, account: account, password: password, comment: comment,
+                                         accessible: accessible, accessControl: accessControl, consent: consent, now: now)
+                }
             }
         }
     }
