@@ -109,6 +109,8 @@ public enum AgentServer {
         guard !state.isFinished(at: now) else { return }
         var reply = FrameWriter()
         reply.integer(AgentProtocol.version)
+        // A write leaves its backup rotation for after the reply (AgentService.afterReply).
+        var wrote = false
         do {
             var request = FrameReader(body)
             guard try request.integer(UInt8.self) == AgentProtocol.version else {
@@ -149,11 +151,7 @@ public enum AgentServer {
                 let (operation, answers) = try request.operation(code)
                 guard request.isAtEnd else { throw AgentProtocol.MalformedFrame(reason: "bytes after the request") }
                 reply = perform(operation, answers: answers, state: &state, service: service, now: now)
-                if case .add = operation {
-                    try? AgentSocket.send(fd, reply, deadline: Clock.now() + replyTimeoutSeconds)
-                    service.afterReply()
-                    return
-                }
+                if case .add = operation { wrote = true }
             case nil:
                 throw AgentProtocol.MalformedFrame(reason: "unknown operation")
             }
@@ -163,6 +161,7 @@ public enum AgentServer {
             reply.integer(AgentProtocol.Reply.badRequest.rawValue)
         }
         try? AgentSocket.send(fd, reply, deadline: Clock.now() + replyTimeoutSeconds)
+        if wrote { service.afterReply() }
     }
 
     /// The reply to a credentials operation (docs/agent-protocol.md, "Operations").
