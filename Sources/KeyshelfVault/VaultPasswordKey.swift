@@ -59,7 +59,7 @@ extension VaultDirectory {
             throw VaultError(.wrongPassword, file: path, reason: "the unlocked keys do not fit this file (was the master password changed?)")
         }
         let vaultKey = try VaultFile.unwrapKey(header: header, passwordKey: passwordKey, path: path)
-        let payload = try VaultFile.openPayload(file.bytes, header: header, vaultKey: vaultKey, path: path)
-        return VaultSession.FileState(header: header, passwordKey: passwordKey, vaultKey: vaultKey, identity: file.identity, items: payload.items, plaintext: payload.plaintext)
+        let opened = try VaultFile.open(file.bytes, header: header, vaultKey: vaultKey, path: path)
+        return VaultSession.FileState(header: header, passwordKey: passwordKey, vaultKey: vaultKey, identity: file.identity, opened: opened)
     }
 }

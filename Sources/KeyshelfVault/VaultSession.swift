@@ -25,20 +25,38 @@ public final class VaultSession: @unchecked Sendable {
         var plaintext: SecureBytes
         /// Set when `items` may no longer match the disk (a failed write): the next access re-reads the file.
         var needsReload = false
+        /// The first segment's last 16 bytes, which appendices authenticate
+        /// (`VaultFile.Opened`); empty for no file or a v1 file.
+        var payloadTag: [UInt8] = []
+        /// Appendices in the payload on disk.
+        var appendixCount = 0
+        /// Bytes followed the announced payload when the file was read (an
+        /// append unfinished or under way): the file is read again next time,
+        /// whatever its identity says.
+        var hasUnfinishedAppend = false
 
-        init(header: VaultHeader, passwordKey: SecureBytes, vaultKey: SecureBytes, identity: FileIdentity?, items: [Item], plaintext: SecureBytes) {
+        /// The state of a file read from disk.
+        init(header: VaultHeader, passwordKey: SecureBytes, vaultKey: SecureBytes, identity: FileIdentity, opened: VaultFile.Opened) {
             self.header = header
             self.passwordKey = passwordKey
             self.vaultKey = vaultKey
             self.identity = identity
-            self.items = items
-            self.plaintext = plaintext
+            self.items = opened.items
+            self.plaintext = opened.plaintext
+            self.payloadTag = opened.payloadTag
+            self.appendixCount = opened.appendixCount
+            self.hasUnfinishedAppend = opened.hasUnfinishedAppend
         }
 
         /// The state of a file not on disk yet: no items.
         init(header: VaultHeader, passwordKey: SecureBytes, vaultKey: SecureBytes) {
             var none = [Item]()
-            self.init(header: header, passwordKey: passwordKey, vaultKey: vaultKey, identity: nil, items: [], plaintext: RecordCodec.encode(&none))
+            self.header = header
+            self.passwordKey = passwordKey
+            self.vaultKey = vaultKey
+            self.identity = nil
+            self.items = []
+            self.plaintext = RecordCodec.encode(&none)
         }
     }
 
@@ -166,8 +184,14 @@ public final class VaultSession: @unchecked Sendable {
                         continue
                     }
                     do {
-                        try Self.save(items, plaintext: plaintext, store: store, file: &state[store], directory: directory.path,
-                                      rotateBackups: !deferRotation)
+                        // Items only added at the end go into an appendix: no re-sealing of the whole file.
+                        let appended = try RecordCodec.appendedRecords(from: state[store].plaintext, to: plaintext).map {
+                            try Self.append($0, items: items, plaintext: plaintext, store: store, file: &state[store], directory: directory.path)
+                        } ?? false
+                        if !appended {
+                            try Self.save(items, plaintext: plaintext, store: store, file: &state[store], directory: directory.path,
+                                          rotateBackups: !deferRotation)
+                        }
                         itemsRevision += 1
                     } catch {
                         state[store].needsReload = true
@@ -211,8 +235,8 @@ public final class VaultSession: @unchecked Sendable {
                 for store in [Store.shared, .local] {
                     var file = state[store]
                     let header = try VaultFile.makeHeader(
-                        store: store, limits: newLimits, salt: salt, vaultKey: file.vaultKey, passwordKey: passwordKey,
-                        chunkByteCount: file.header.chunkByteCount, payloadByteCount: file.header.payloadByteCount)
+                        version: file.header.version, store: store, limits: newLimits, salt: salt, vaultKey: file.vaultKey,
+                        passwordKey: passwordKey, chunkByteCount: file.header.chunkByteCount, payloadByteCount: file.header.payloadByteCount)
                     if let identity = file.identity {
                         let path = directory.path(of: store)
                         guard let current = try FileSystem.read(path), current.identity == identity else {
@@ -220,7 +244,8 @@ public final class VaultSession: @unchecked Sendable {
                         }
                         file.identity = try AtomicFile.replace(
                             directory: directory.path, name: store.fileName, header: header.serialized(),
-                            payload: Array(current.bytes[VaultHeader.byteCount...]), expected: identity)
+                            payload: Array(current.bytes[VaultHeader.byteCount..<(VaultHeader.byteCount + Int(file.header.payloadByteCount))]),
+                            expected: identity)
                     }
                     file.header = header
                     file.passwordKey = passwordKey
@@ -284,7 +309,7 @@ public final class VaultSession: @unchecked Sendable {
     private func refresh(_ store: Store, _ state: inout State) throws {
         let path = directory.path(of: store)
         let identity = try FileSystem.identity(of: path)
-        guard state[store].needsReload || identity != state[store].identity else { return }
+        guard state[store].needsReload || state[store].hasUnfinishedAppend || identity != state[store].identity else { return }
         itemsRevision += 1
         guard let file = try FileSystem.read(path) else {
             guard store == .shared else {
@@ -320,25 +345,60 @@ public final class VaultSession: @unchecked Sendable {
         } else {
             throw VaultError(.changedOnDisk, file: path, reason: "was re-sealed with another master password or key parameters since it was opened; lock and unlock again")
         }
-        let payload = try VaultFile.openPayload(file.bytes, header: header, vaultKey: vaultKey, path: path)
-        return FileState(header: header, passwordKey: passwordKey, vaultKey: vaultKey, identity: file.identity, items: payload.items, plaintext: payload.plaintext)
+        let opened = try VaultFile.open(file.bytes, header: header, vaultKey: vaultKey, path: path)
+        return FileState(header: header, passwordKey: passwordKey, vaultKey: vaultKey, identity: file.identity, opened: opened)
     }
 
     /// Seals `plaintext` (the encoding of `items`) and replaces `store`'s file
     /// atomically, refusing when it changed since `file.identity`.
     static func save(_ items: [Item], plaintext: SecureBytes, store: Store, file: inout FileState, directory: String,
                      rotateBackups: Bool = true) throws {
-        let header = VaultFile.sealedHeader(for: plaintext, header: file.header)
+        let header = try VaultFile.sealedHeader(for: plaintext, header: file.header, vaultKey: file.vaultKey, passwordKey: file.passwordKey)
         let vaultKey = file.vaultKey
+        var payloadTag: [UInt8] = []
         // Sealed chunk by chunk straight into the temporary file: no second whole-file buffer.
         file.identity = try AtomicFile.replace(
             directory: directory, name: store.fileName, header: header.serialized(),
             payloadByteCount: Int(header.payloadByteCount),
-            writePayload: { write in try VaultFile.seal(plaintext, header: header, vaultKey: vaultKey, output: write) },
+            writePayload: { write in payloadTag = try VaultFile.seal(plaintext, header: header, vaultKey: vaultKey, output: write) },
             expected: file.identity, rotateBackups: rotateBackups)
         file.header = header
         file.items = items
         file.plaintext = plaintext
         file.needsReload = false
+        file.payloadTag = payloadTag
+        file.appendixCount = 0
+        file.hasUnfinishedAppend = false
+    }
+
+    /// Most appendices a file gets before the next write replaces it whole,
+    /// so that reading stays one pass over few pieces.
+    static let maximumAppendixCount = 64
+
+    /// Writes `records` (the items added at the end of `items`, which
+    /// `plaintext` encodes) as an appendix of `store`'s file, when the file
+    /// can take one: it exists in format v2, has fewer than
+    /// `maximumAppendixCount` appendices, the records fit in one chunk, and
+    /// it has one hard link.
+    /// - Returns: false when it cannot (nothing written: the caller saves the whole file).
+    /// - Throws: `VaultError.changedOnDisk` when the file is no longer the
+    ///   version `file.identity`; `.io` for a failed system call (the file is then as it was).
+    static func append(_ records: SecureBytes, items: [Item], plaintext: SecureBytes, store: Store, file: inout FileState, directory: String) throws -> Bool {
+        guard let identity = file.identity, file.header.version >= 2, file.appendixCount < maximumAppendixCount,
+              records.byteCount <= Int(file.header.chunkByteCount) else { return false }
+        let appendix = try VaultFile.sealAppendix(records, header: file.header, vaultKey: file.vaultKey, payloadTag: file.payloadTag, index: file.appendixCount)
+        var header = file.header
+        header.payloadByteCount += UInt64(appendix.count)
+        guard let grown = try FileAppend.append(
+            appendix, at: VaultHeader.byteCount + Int(file.header.payloadByteCount), header: header.serialized(),
+            oldHeader: file.header.serialized(), to: directory + "/" + store.fileName, expected: identity) else { return false }
+        file.identity = grown
+        file.header = header
+        file.hasUnfinishedAppend = false
+        file.items = items
+        file.plaintext = plaintext
+        file.needsReload = false
+        file.appendixCount += 1
+        return true
     }
 }

@@ -9,7 +9,8 @@ import KeyshelfCrypto
         defer { vault.cleanUp() }
         let session = try vault.directory.create(password: testPassword, limits: .minimum)
         try session.modify { $0.local.append(sampleItem(1)) }
-        try session.modify { $0.local.append(sampleItem(2)) }
+        // Not an append (that grows the file in place): the file is replaced and a backup kept.
+        try session.modify { $0.local = [sampleItem(2)] }
         func mode(_ path: String) throws -> Int {
             (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue ?? -1
         }
@@ -156,6 +157,7 @@ import KeyshelfCrypto
         let session = try vault.directory.create(password: testPassword, limits: .minimum)
         session.defersBackupRotation = true
         try session.modify { $0.local = [sampleItem(1)] }
+        try session.modify { $0.local[0].comment = "edited" }
         let before = try readBytes(vault.file(.local))
         try session.modify { $0.local = [sampleItem(2)] }
         func names() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: vault.path + "/backups").sorted() }

@@ -197,6 +197,64 @@ enum RecordCodec {
         }
     }
 
+    // MARK: Record lists (appendices)
+
+    /// The item count and the offset of the first record of `payload`.
+    /// - Throws: `DecodeError` when the count is unreadable.
+    private static func recordList(_ payload: UnsafeRawBufferPointer) throws -> (count: UInt64, recordsStart: Int) {
+        var r = Reader(buffer: payload)
+        let count = try r.varint()
+        return (count, r.offset)
+    }
+
+    /// The payloads `lists` (each `varint(count) record*`) as one payload:
+    /// the counts summed, the records in order. Decoding it checks the records.
+    /// - Throws: `DecodeError` when a count is unreadable or too large.
+    static func join(_ lists: [SecureBytes]) throws -> SecureBytes {
+        var count: UInt64 = 0
+        var pieces: [(list: SecureBytes, recordsStart: Int)] = []
+        for list in lists {
+            let (n, start) = try list.withUnsafeBytes { try recordList($0) }
+            guard n <= UInt64(list.byteCount) else { throw DecodeError(reason: "item count \(n) exceeds the payload") }
+            count += n
+            pieces.append((list, start))
+        }
+        let total = varintByteCount(count) + pieces.reduce(0) { $0 + $1.list.byteCount - $1.recordsStart }
+        let out = SecureBytes(byteCount: total)
+        out.withUnsafeMutableBytes { buffer in
+            var w = Writer(base: buffer.baseAddress!)
+            w.varint(count)
+            for piece in pieces {
+                piece.list.withUnsafeBytes { w.bytes(UnsafeRawBufferPointer(rebasing: $0[piece.recordsStart...])) }
+            }
+        }
+        return out
+    }
+
+    /// When `new` is `old` with records added after its last one (and no
+    /// record of `old` changed), those added records as a payload of their
+    /// own (`varint(count) record*`); nil for any other change. Compares with
+    /// `memcmp`: both are encodings this process made.
+    static func appendedRecords(from old: SecureBytes, to new: SecureBytes) -> SecureBytes? {
+        old.withUnsafeBytes { o in
+            new.withUnsafeBytes { n -> SecureBytes? in
+                guard let (oldCount, oldStart) = try? recordList(o), let (newCount, newStart) = try? recordList(n),
+                      newCount > oldCount else { return nil }
+                let oldRecords = o.count - oldStart
+                guard n.count - newStart > oldRecords,
+                      memcmp(o.baseAddress! + oldStart, n.baseAddress! + newStart, oldRecords) == 0 else { return nil }
+                let added = UnsafeRawBufferPointer(rebasing: n[(newStart + oldRecords)...])
+                let out = SecureBytes(byteCount: varintByteCount(newCount - oldCount) + added.count)
+                out.withUnsafeMutableBytes { buffer in
+                    var w = Writer(base: buffer.baseAddress!)
+                    w.varint(newCount - oldCount)
+                    w.bytes(added)
+                }
+                return out
+            }
+        }
+    }
+
     // MARK: Decoding
 
     /// Decodes every item of `plaintext`; passwords are slices of it.

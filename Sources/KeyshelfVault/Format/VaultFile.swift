@@ -25,12 +25,15 @@ enum VaultFile {
     }
 
     /// A header for `store` with a fresh nonce, wrapping `vaultKey` under `passwordKey`.
+    /// - Parameter version: the format version; an existing payload's own
+    ///   (it is part of the payload's associated data).
     static func makeHeader(
-        store: Store, limits: PasswordHashLimits, salt: [UInt8], vaultKey: SecureBytes, passwordKey: SecureBytes,
+        version: UInt16 = VaultHeader.formatVersion, store: Store, limits: PasswordHashLimits, salt: [UInt8],
+        vaultKey: SecureBytes, passwordKey: SecureBytes,
         chunkByteCount: UInt32 = VaultHeader.defaultChunkByteCount, payloadByteCount: UInt64 = 0
     ) throws -> VaultHeader {
         var header = VaultHeader(
-            store: store, chunkByteCount: chunkByteCount, limits: limits, salt: salt,
+            version: version, store: store, chunkByteCount: chunkByteCount, limits: limits, salt: salt,
             nonce: Random.bytes(AEAD.nonceByteCount),
             wrappedKey: [UInt8](repeating: 0, count: VaultHeader.vaultKeyByteCount + AEAD.tagByteCount),
             payloadByteCount: payloadByteCount)
@@ -38,40 +41,143 @@ enum VaultFile {
         return header
     }
 
-    /// Authenticates the whole payload, then decodes it. Nothing is returned
-    /// unless every chunk verifies and the last is FINAL.
-    /// - Returns: the items and the plaintext their passwords are slices of.
+    /// A file's authenticated, decoded contents.
+    struct Opened {
+        /// The items of the first segment, then those of each appendix, in order.
+        var items: [Item]
+        /// The one encoding `items` were decoded from (passwords are slices of it).
+        var plaintext: SecureBytes
+        /// The first segment's last 16 bytes (its FINAL chunk's MAC), which
+        /// every appendix authenticates; empty for a v1 file (no appendices).
+        var payloadTag: [UInt8]
+        /// Appendices in the payload.
+        var appendixCount: Int
+        /// Bytes follow the announced payload: an append that had not
+        /// updated the header yet (unfinished, or under way in another process).
+        var hasUnfinishedAppend: Bool
+    }
+
+    /// Bytes before each v2 segment's secretstream: its length, u32 little-endian.
+    static let segmentPrefixByteCount = 4
+    /// A secretstream chunk's MAC, its last bytes (crypto_secretstream_xchacha20poly1305: 16).
+    static let payloadTagByteCount = 16
+
+    /// The largest appendix: one chunk of `chunkByteCount` plaintext bytes, prefix included.
+    static func largestAppendixByteCount(chunkByteCount: Int) -> Int {
+        segmentPrefixByteCount + SecretStream.sealedByteCount(plaintextByteCount: chunkByteCount, chunkByteCount: chunkByteCount)
+    }
+
+    /// Authenticates the whole payload (v1: one secretstream; v2: its
+    /// segments, which must fill it exactly), then decodes it. Nothing is
+    /// returned unless every chunk verifies and each segment ends FINAL.
     /// - Throws: `.damaged`, `.truncated`.
-    static func openPayload(_ file: [UInt8], header: VaultHeader, vaultKey: SecureBytes, path: String) throws -> (items: [Item], plaintext: SecureBytes) {
-        let plaintext: SecureBytes
+    static func open(_ file: [UInt8], header: VaultHeader, vaultKey: SecureBytes, path: String) throws -> Opened {
+        let end = VaultHeader.byteCount + Int(header.payloadByteCount)
+        var segments: [Range<Int>] = []
+        if header.version == 1 {
+            segments = [VaultHeader.byteCount..<end]
+        } else {
+            var offset = VaultHeader.byteCount
+            repeat {
+                guard end - offset >= segmentPrefixByteCount else { throw segmentsError(path) }
+                let length = file.withUnsafeBytes { Int($0.loadLittleEndian(UInt32.self, at: offset)) }
+                offset += segmentPrefixByteCount
+                guard length <= end - offset else { throw segmentsError(path) }
+                segments.append(offset..<(offset + length))
+                offset += length
+            } while offset < end
+        }
+        let payload = segments[0]
+        let payloadTag = header.version == 1 ? [] : Array(file[(payload.upperBound - payloadTagByteCount)..<payload.upperBound])
+        var lists: [SecureBytes] = []
         do {
-            plaintext = try file.withUnsafeBytes { all in
-                try SecretStream.open(
-                    UnsafeRawBufferPointer(rebasing: all[VaultHeader.byteCount...]), key: vaultKey,
-                    chunkByteCount: Int(header.chunkByteCount), associatedData: header.payloadAssociatedData())
-            }
+            lists.append(try openSegment(file, payload, header: header, vaultKey: vaultKey, associatedData: header.payloadAssociatedData()))
         } catch CryptoError.truncatedStream {
             throw VaultError(.truncated, file: path, reason: "is truncated (its encrypted payload lacks its final chunk); restore it from backups/ or your sync copy")
         } catch {
             throw VaultError(.damaged, file: path, reason: "is damaged (its encrypted payload does not authenticate); restore it from backups/ or your sync copy")
         }
+        for (index, segment) in segments.dropFirst().enumerated() {
+            let associatedData = appendixAssociatedData(header: header, payloadTag: payloadTag, index: index)
+            do {
+                lists.append(try openSegment(file, segment, header: header, vaultKey: vaultKey, associatedData: associatedData))
+            } catch {
+                throw VaultError(.damaged, file: path, reason: "is damaged (appendix \(index + 1) does not authenticate); restore it from backups/ or your sync copy")
+            }
+        }
         do {
-            return (try RecordCodec.decode(plaintext), plaintext)
+            let plaintext = lists.count == 1 ? lists[0] : try RecordCodec.join(lists)
+            return Opened(items: try RecordCodec.decode(plaintext), plaintext: plaintext, payloadTag: payloadTag,
+                          appendixCount: lists.count - 1, hasUnfinishedAppend: file.count > end)
         } catch let error as RecordCodec.DecodeError {
             throw VaultError(.damaged, file: path, reason: "is damaged (\(error.reason)); restore it from backups/ or your sync copy")
         }
     }
 
-    /// `header` with its payload length set for sealing `plaintext`.
-    static func sealedHeader(for plaintext: SecureBytes, header: VaultHeader) -> VaultHeader {
-        var out = header
-        out.payloadByteCount = UInt64(SecretStream.sealedByteCount(plaintextByteCount: plaintext.byteCount, chunkByteCount: Int(header.chunkByteCount)))
+    private static func openSegment(_ file: [UInt8], _ range: Range<Int>, header: VaultHeader, vaultKey: SecureBytes, associatedData: [UInt8]) throws -> SecureBytes {
+        try file.withUnsafeBytes {
+            try SecretStream.open(UnsafeRawBufferPointer(rebasing: $0[range]), key: vaultKey,
+                                  chunkByteCount: Int(header.chunkByteCount), associatedData: associatedData)
+        }
+    }
+
+    private static func segmentsError(_ path: String) -> VaultError {
+        VaultError(.damaged, file: path, reason: "is damaged (its payload's segment lengths do not add up to its announced length); restore it from backups/ or your sync copy")
+    }
+
+    /// One appendix holding `records` (a payload of its own: `varint(count)
+    /// record*`): its u32 length, then a secretstream with a fresh header,
+    /// chunked as the payload (docs/vault-format.md, "Appendices").
+    /// - Parameter index: 0 for the first appendix after the payload.
+    static func sealAppendix(_ records: SecureBytes, header: VaultHeader, vaultKey: SecureBytes, payloadTag: [UInt8], index: Int) throws -> [UInt8] {
+        let sealed = try SecretStream.seal(records, key: vaultKey, chunkByteCount: Int(header.chunkByteCount),
+                                           associatedData: appendixAssociatedData(header: header, payloadTag: payloadTag, index: index))
+        var out = [UInt8]()
+        out.reserveCapacity(segmentPrefixByteCount + sealed.count)
+        out.appendLittleEndian(UInt32(sealed.count))
+        out += sealed
         return out
     }
 
-    /// Seals an encoded payload piece by piece into `output` (the stream
-    /// header, then each chunk; `sealedHeader(for:header:).payloadByteCount` bytes in all).
-    static func seal(_ plaintext: SecureBytes, header: VaultHeader, vaultKey: SecureBytes, output: (UnsafeRawBufferPointer) throws -> Void) throws {
-        try SecretStream.seal(plaintext, key: vaultKey, chunkByteCount: Int(header.chunkByteCount), associatedData: header.payloadAssociatedData(), output: output)
+    /// An appendix's associated data: header bytes 0..<15 (as the payload's),
+    /// the first segment's tag (binds it to that segment: an appendix from
+    /// an earlier version of the file does not open), and its index, u32
+    /// little-endian (appendices cannot be reordered or moved).
+    private static func appendixAssociatedData(header: VaultHeader, payloadTag: [UInt8], index: Int) -> [UInt8] {
+        var out = header.payloadAssociatedData() + payloadTag
+        out.appendLittleEndian(UInt32(index))
+        return out
+    }
+
+    /// `header` in the current format version with its payload length set
+    /// for sealing `plaintext` as one segment. A v1 header gets its vault key
+    /// wrapped again (a fresh nonce), because the version is part of the
+    /// key wrap's associated data: a v1 file is rewritten as v2.
+    /// - Throws: `CryptoError` from the key wrap.
+    static func sealedHeader(for plaintext: SecureBytes, header: VaultHeader, vaultKey: SecureBytes, passwordKey: SecureBytes) throws -> VaultHeader {
+        var out = header
+        if out.version != VaultHeader.formatVersion {
+            out = try makeHeader(store: header.store, limits: header.limits, salt: header.salt, vaultKey: vaultKey,
+                                 passwordKey: passwordKey, chunkByteCount: header.chunkByteCount)
+        }
+        out.payloadByteCount = UInt64(segmentPrefixByteCount + SecretStream.sealedByteCount(plaintextByteCount: plaintext.byteCount, chunkByteCount: Int(header.chunkByteCount)))
+        return out
+    }
+
+    /// Seals an encoded payload as the first segment, piece by piece into
+    /// `output` (its length prefix, the stream header, then each chunk;
+    /// `sealedHeader(for:header:).payloadByteCount` bytes in all).
+    /// - Returns: the segment's last 16 bytes, which appendices authenticate.
+    static func seal(_ plaintext: SecureBytes, header: VaultHeader, vaultKey: SecureBytes, output: (UnsafeRawBufferPointer) throws -> Void) throws -> [UInt8] {
+        var prefix = [UInt8]()
+        prefix.appendLittleEndian(UInt32(Int(header.payloadByteCount) - segmentPrefixByteCount))
+        try prefix.withUnsafeBytes { try output($0) }
+        var tag: [UInt8] = []
+        try SecretStream.seal(plaintext, key: vaultKey, chunkByteCount: Int(header.chunkByteCount), associatedData: header.payloadAssociatedData()) { piece in
+            // Every piece (stream header, chunk) is longer than a MAC; the last one ends with the FINAL chunk's.
+            tag = Array(piece.suffix(payloadTagByteCount))
+            try output(piece)
+        }
+        return tag
     }
 }

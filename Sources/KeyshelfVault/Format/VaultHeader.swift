@@ -1,11 +1,11 @@
 import KeyshelfCrypto
 
-/// The fixed 144-byte header of a vault file, format v1 (docs/vault-format.md).
+/// The fixed 144-byte header of a vault file, format v1 or v2 (docs/vault-format.md).
 ///
 /// Layout (little-endian integers):
 /// ```
 ///   0   8  magic 89 4B 53 56 0D 0A 1A 0A ("\x89KSV\r\n\x1A\n")
-///   8   2  format version (1)
+///   8   2  format version (1; or 2, whose payload is length-prefixed segments)
 ///  10   1  store: 1 local, 2 shared
 ///  11   4  secretstream chunk size in plaintext bytes
 ///  15   1  KDF id: 1 = Argon2id v1.3
@@ -14,14 +14,18 @@ import KeyshelfCrypto
 ///  32  16  salt
 ///  48  24  key-wrap nonce
 ///  72  48  vault key sealed with XChaCha20-Poly1305, associated data bytes 0..<72
-/// 120   8  payload length in bytes (the secretstream that follows the header)
+/// 120   8  payload length in bytes (v1: the secretstream after the header;
+///          v2: every segment, the appendices included)
 /// 128  16  BLAKE2b-128 of bytes 0..<128 (damage check, not authentication)
 /// ```
 /// The payload's associated data is bytes 0..<15, which a password change
 /// never alters, so `passwd` rewrites headers only.
 struct VaultHeader: Equatable {
     static let magic: [UInt8] = [0x89, 0x4B, 0x53, 0x56, 0x0D, 0x0A, 0x1A, 0x0A]
-    static let formatVersion: UInt16 = 1
+    /// The version this keyshelf writes: 2, whose payload may grow by appendices.
+    static let formatVersion: UInt16 = 2
+    /// Versions this keyshelf reads: 1 (no appendices) and 2.
+    static let readableVersions: ClosedRange<UInt16> = 1...2
     static let byteCount = 144
     static let kdfArgon2id13: UInt8 = 1
     static let vaultKeyByteCount = 32
@@ -36,6 +40,9 @@ struct VaultHeader: Equatable {
     static let payloadByteCountOffset = 120
     static let checksumRange = 128..<144
 
+    /// The file's format version; part of the payload's associated data, so
+    /// a header rewritten around an unchanged payload keeps it.
+    var version: UInt16 = formatVersion
     var store: Store
     var chunkByteCount: UInt32
     var limits: PasswordHashLimits
@@ -54,7 +61,7 @@ struct VaultHeader: Equatable {
         var out = [UInt8]()
         out.reserveCapacity(Self.byteCount)
         out += Self.magic
-        out.appendLittleEndian(Self.formatVersion)
+        out.appendLittleEndian(version)
         out.append(store.headerByte)
         out.appendLittleEndian(chunkByteCount)
         out.append(Self.kdfArgon2id13)
@@ -82,7 +89,8 @@ struct VaultHeader: Equatable {
     /// Parses and checks a header at the start of `file`, in the order that
     /// names the most precise cause: magic, version, length, checksum, store,
     /// KDF id, limits (ceilings enforced here, before any key derivation),
-    /// chunk size, then the file length the header announces.
+    /// chunk size, then the file length the header announces (exactly the
+    /// file's size for v1; for v2 up to `trailingByteLimit` bytes may follow).
     /// - Parameter fileByteCount: the file's size on disk, when `file` holds
     ///   only its first bytes (`FileSystem.read` skips the payload of a file
     ///   whose size disagrees with its header); nil when `file` is the whole file.
@@ -97,8 +105,8 @@ struct VaultHeader: Equatable {
             throw VaultError(.truncated, file: path, reason: "is truncated (\(file.count) bytes, the header alone needs \(byteCount)); restore it from backups/ or your sync copy")
         }
         let version = file.loadLittleEndian(UInt16.self, at: 8)
-        guard version == formatVersion else {
-            throw VaultError(.unsupportedVersion, file: path, reason: "has vault format version \(version); this keyshelf reads version \(formatVersion) only")
+        guard readableVersions.contains(version) else {
+            throw VaultError(.unsupportedVersion, file: path, reason: "has vault format version \(version); this keyshelf reads versions \(readableVersions.lowerBound) to \(readableVersions.upperBound)")
         }
         guard file.count >= byteCount else {
             throw VaultError(.truncated, file: path, reason: "is truncated (\(file.count) bytes, the header alone needs \(byteCount)); restore it from backups/ or your sync copy")
@@ -131,13 +139,31 @@ struct VaultHeader: Equatable {
         guard payload <= available else {
             throw VaultError(.truncated, file: path, reason: "is truncated (\(size) bytes, its header announces \(UInt64(byteCount) + payload)); restore it from backups/ or your sync copy")
         }
-        guard payload == available else {
+        guard available - payload <= UInt64(trailingByteLimit(version: version, chunkByteCount: chunk)) else {
             throw VaultError(.damaged, file: path, reason: "has \(available - payload) unexpected bytes after its end")
         }
         return VaultHeader(
-            store: fileStore, chunkByteCount: chunk, limits: limits,
+            version: version, store: fileStore, chunkByteCount: chunk, limits: limits,
             salt: Array(file[32..<48]), nonce: Array(file[48..<72]),
             wrappedKey: Array(file[wrappedKeyRange]), payloadByteCount: payload)
+    }
+
+    /// Bytes a file may hold after the payload its header announces: in v2,
+    /// one appendix whose append was interrupted before its header update
+    /// (docs/vault-format.md, "Appendices"); none in v1.
+    static func trailingByteLimit(version: UInt16, chunkByteCount: UInt32) -> Int {
+        version >= 2 ? VaultFile.largestAppendixByteCount(chunkByteCount: Int(chunkByteCount)) : 0
+    }
+
+    /// Whether a file of `fileByteCount` bytes holds the whole payload its
+    /// header (`first`, at least 144 bytes) announces and no more than
+    /// `trailingByteLimit` after it: only then is the rest worth reading.
+    static func announcesSize(_ first: UnsafeRawBufferPointer, fileByteCount: Int) -> Bool {
+        let payload = first.loadLittleEndian(UInt64.self, at: payloadByteCountOffset)
+        let chunk = min(first.loadLittleEndian(UInt32.self, at: 11), maximumChunkByteCount)
+        let available = UInt64(fileByteCount - byteCount)
+        let limit = trailingByteLimit(version: first.loadLittleEndian(UInt16.self, at: 8), chunkByteCount: chunk)
+        return payload <= available && available - payload <= UInt64(limit)
     }
 
     /// Refuses limits above `VaultDirectory.maximumLimits` without running Argon2id.

@@ -106,9 +106,12 @@ enum AtomicFile {
     }
 
     static func checkUnchanged(_ path: String, expected: FileIdentity?) throws {
-        guard try FileSystem.identity(of: path) == expected else {
-            throw VaultError(.changedOnDisk, file: path, reason: "changed on disk since it was read (another program replaced it); nothing was written — reopen the vault and try again")
-        }
+        guard try FileSystem.identity(of: path) == expected else { throw changedOnDisk(path) }
+    }
+
+    /// The file at `path` is not the version the writer read; nothing was written.
+    static func changedOnDisk(_ path: String) -> VaultError {
+        VaultError(.changedOnDisk, file: path, reason: "changed on disk since it was read (another program replaced it); nothing was written — reopen the vault and try again")
     }
 }
 

@@ -74,9 +74,9 @@ enum FileSystem {
     /// loaded: a path pointing at some huge file must not exhaust memory.
     static let maximumVaultByteCount = 2 << 30
 
-    /// Reads a vault file: its header first, then the payload only when the
-    /// file's size is the one the header announces, so a file of the wrong
-    /// size costs one header read. Opens without following a symbolic link
+    /// Reads a vault file: its header first, then the rest only when the
+    /// file's size is one the header allows (`VaultHeader.announcesSize`),
+    /// so a file of the wrong size costs one header read. Opens without following a symbolic link
     /// and without blocking (a FIFO), and reads regular files only.
     /// - Returns: the bytes read (the whole file, or only its first
     ///   `VaultHeader.byteCount` bytes when its size disagrees with the header;
@@ -108,8 +108,7 @@ enum FileSystem {
             throw VaultError(.damaged, file: path, reason: "is \(s.st_size) bytes, larger than any vault; restore it from backups/ or your sync copy")
         }
         if bytes.count == VaultHeader.byteCount, size > VaultHeader.byteCount {
-            let announced = bytes.withUnsafeBytes { $0.loadLittleEndian(UInt64.self, at: VaultHeader.payloadByteCountOffset) }
-            if announced == UInt64(size - VaultHeader.byteCount) {
+            if bytes.withUnsafeBytes({ VaultHeader.announcesSize($0, fileByteCount: size) }) {
                 // The payload is read behind the header in one buffer of the file's size (no second copy).
                 bytes = try readAt(fd, offset: 0, count: size, path: path)
             }

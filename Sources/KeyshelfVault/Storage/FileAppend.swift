@@ -1,0 +1,66 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Growing a v2 vault file in place by one appendix (docs/vault-format.md,
+/// "Appendices"): the appendix is written after the announced payload and
+/// synced, and only then the header that announces it. A crash in between
+/// leaves bytes the header does not announce, which readers ignore.
+enum FileAppend {
+    /// Writes `appendix` at `offset` (the end of the announced payload),
+    /// `fdatasync`, then `header` over the first bytes, `fdatasync`, when
+    /// the file is still the version `expected`. Bytes an interrupted append
+    /// left after `offset` are cut off first. On a failure the old header is
+    /// put back and the file cut to `offset` again.
+    /// - Returns: the identity of the grown file; nil, with nothing written,
+    ///   when the file has more than one hard link (another name, such as a
+    ///   backup made by hand, would change with it).
+    /// - Throws: `VaultError.changedOnDisk` when the file is gone or no
+    ///   longer `expected`; `.io` for a symbolic link or a failed system call.
+    static func append(_ appendix: [UInt8], at offset: Int, header: [UInt8], oldHeader: [UInt8], to path: String, expected: FileIdentity) throws -> FileIdentity? {
+        let fd = open(path, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        if fd < 0 {
+            let code = errno
+            if code == ENOENT { throw AtomicFile.changedOnDisk(path) }
+            if code == ELOOP { try FileSystem.refuseSymbolicLink(path) }
+            throw FileSystem.ioError(path, "open the file", code)
+        }
+        defer { close(fd) }
+        var s = stat()
+        guard fstat(fd, &s) == 0 else { throw FileSystem.ioError(path, "examine the file") }
+        guard FileIdentity(s) == expected else { throw AtomicFile.changedOnDisk(path) }
+        guard s.st_nlink == 1 else { return nil }
+        do {
+            if Int(s.st_size) > offset, ftruncate(fd, off_t(offset)) != 0 { throw FileSystem.ioError(path, "cut off an unfinished append") }
+            try write(appendix, at: offset, fd: fd, path: path)
+            guard fdatasync(fd) == 0 else { throw FileSystem.ioError(path, "sync the file") }
+            do {
+                try write(header, at: 0, fd: fd, path: path)
+                guard fdatasync(fd) == 0 else { throw FileSystem.ioError(path, "sync the file") }
+            } catch {
+                try? write(oldHeader, at: 0, fd: fd, path: path)
+                throw error
+            }
+        } catch {
+            _ = ftruncate(fd, off_t(offset))
+            _ = fdatasync(fd)
+            throw error
+        }
+        guard fstat(fd, &s) == 0 else { throw FileSystem.ioError(path, "examine the file") }
+        return FileIdentity(s)
+    }
+
+    private static func write(_ bytes: [UInt8], at offset: Int, fd: Int32, path: String) throws {
+        var done = 0
+        try bytes.withUnsafeBytes { b in
+            while done < b.count {
+                let n = pwrite(fd, b.baseAddress! + done, b.count - done, off_t(offset + done))
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw FileSystem.ioError(path, "write the file")
+                }
+                done += n
+            }
+        }
+    }
+}

@@ -1,0 +1,209 @@
+import Foundation
+import Testing
+import KeyshelfCrypto
+@testable import KeyshelfVault
+
+/// Items only added at the end go into an appendix that grows the file in
+/// place (docs/vault-format.md, "Appendices"); every other change, and the
+/// 65th appendix, replaces the whole file.
+@Suite struct AppendixTests {
+    private static func inode(_ path: String) throws -> UInt64 {
+        try #require(try FileSystem.identity(of: path)).inode
+    }
+
+    private static func announcedByteCount(_ bytes: [UInt8]) -> Int {
+        bytes.withUnsafeBytes { Int($0.loadLittleEndian(UInt64.self, at: VaultHeader.payloadByteCountOffset)) }
+    }
+
+    private static func opened(_ vault: TemporaryVault, _ store: Store) throws -> VaultSession.FileState {
+        let path = vault.file(store)
+        let file = try #require(try FileSystem.read(path))
+        return try VaultSession.openFile(file, store: store, password: testPassword, reusing: nil, path: path)
+    }
+
+    @Test func addingItemsGrowsTheFileInPlaceWithoutABackup() throws {
+        let vault = TemporaryVault()
+        defer { vault.cleanUp() }
+        let session = try vault.directory.create(password: testPassword, limits: .minimum)
+        let inode = try Self.inode(vault.file(.shared))
+        try session.modify { $0.shared.append(sampleItem(1)) }
+        let one = try readBytes(vault.file(.shared))
+        try session.modify { $0.shared.append(contentsOf: [sampleItem(2), sampleItem(3)]) }
+        let two = try readBytes(vault.file(.shared))
+
+        #expect(try Self.inode(vault.file(.shared)) == inode)
+        #expect(Array(two.prefix(one.count))[VaultHeader.byteCount...] == one[VaultHeader.byteCount...], "the bytes already there stay")
+        #expect(Self.announcedByteCount(two) == two.count - VaultHeader.byteCount)
+        #expect(!FileManager.default.fileExists(atPath: vault.path + "/backups/shared.1.bak"))
+        #expect(try Self.opened(vault, .shared).appendixCount == 2)
+        let reopened = try vault.directory.unlock(password: testPassword)
+        #expect(try reopened.contents().shared == [sampleItem(1), sampleItem(2), sampleItem(3)])
+    }
+
+    @Test func anyOtherChangeReplacesTheFileWithTheAppendicesFoldedIn() throws {
+        let vault = TemporaryVault()
+        defer { vault.cleanUp() }
+        let session = try vault.directory.create(password: testPassword, limits: .minimum)
+        try session.modify { $0.local = [sampleItem(1)] }
+        try session.modify { $0.local.append(sampleItem(2)) }
+        let appended = try readBytes(vault.file(.local))
+        let inode = try Self.inode(vault.file(.local))
+        try session.modify { $0.local[0].comment = "edited" }
+
+        #expect(try Self.inode(vault.file(.local)) != inode)
+        #expect(try Self.opened(vault, .local).appendixCount == 0)
+        #expect(try readBytes(vault.path + "/backups/local.1.bak") == appended)
+        var expected = [sampleItem(1), sampleItem(2)]
+        expected[0].comment = "edited"
+        #expect(try vault.directory.unlock(password: testPassword).contents().local == expected)
+    }
+
+    @Test func theAddAfterTheLastAllowedAppendixReplacesTheFile() throws {
+        let vault = TemporaryVault()
+        defer { vault.cleanUp() }
+        let session = try vault.directory.create(password: testPassword, limits: .minimum)
+        let inode = try Self.inode(vault.file(.local))
+        for n in 1...VaultSession.maximumAppendixCount {
+            try session.modify { $0.local.append(sampleItem(n)) }
+        }
+        #expect(try Self.inode(vault.file(.local)) == inode)
+        #expect(try Self.opened(vault, .local).appendixCount == VaultSession.maximumAppendixCount)
+        try session.modify { $0.local.append(sampleItem(0)) }
+        #expect(try Self.inode(vault.file(.local)) != inode)
+        #expect(try Self.opened(vault, .local).appendixCount == 0)
+        #expect(try vault.directory.unlock(password: testPassword).contents().local.count == VaultSession.maximumAppendixCount + 1)
+    }
+
+    /// Killed after writing the appendix, before the header announcing it:
+    /// the file opens as it was, and the next append cuts the leftover off.
+    @Test func anAppendInterruptedBeforeItsHeaderUpdateIsLeftOut() throws {
+        let vault = TemporaryVault()
+        defer { vault.cleanUp() }
+        let session = try vault.directory.create(password: testPassword, limits: .minimum)
+        try session.modify { $0.local = [sampleItem(1)] }
+        let before = try readBytes(vault.file(.local))
+        try session.modify { $0.local.append(sampleItem(2)) }
+        let after = try readBytes(vault.file(.local))
+        let interrupted = Array(before.prefix(VaultHeader.byteCount)) + after[VaultHeader.byteCount...]
+        try writeBytes(interrupted, to: vault.file(.local))
+
+        let reader = try vault.directory.unlock(password: testPassword)
+        #expect(try reader.contents().local == [sampleItem(1)])
+        try reader.modify { $0.local.append(sampleItem(3)) }
+        #expect(try vault.directory.unlock(password: testPassword).contents().local == [sampleItem(1), sampleItem(3)])
+        let grown = try readBytes(vault.file(.local))
+        #expect(Self.announcedByteCount(grown) == grown.count - VaultHeader.byteCount, "the leftover was cut off")
+    }
+
+    /// A reader that caught an append between its two writes may get the
+    /// same identity (size, coarse timestamps) once the header is written:
+    /// it reads such a file again instead of trusting the identity.
+    @Test func aFileReadWithAnAppendUnderWayIsReadAgain() throws {
+        let vault = TemporaryVault()
+        defer { vault.cleanUp() }
+        let session = try vault.directory.create(password: testPassword, limits: .minimum)
+        try session.modify { $0.local = [sampleItem(1)] }
+        let before = try readBytes(vault.file(.local))
+        try session.modify { $0.local.append(sampleItem(2)) }
+        let after = try readBytes(vault.file(.local))
+        try writeBytes(Array(before.prefix(VaultHeader.byteCount)) + after[VaultHeader.byteCount...], to: vault.file(.local))
+
+        let reader = try vault.directory.unlock(password: testPassword)
+        _ = try reader.contents()
+        let revision = reader.revision
+        _ = try reader.contents()
+        #expect(reader.revision != revision)
+        let fd = open(vault.file(.local), O_WRONLY)
+        #expect(fd >= 0)
+        #expect(pwrite(fd, after, VaultHeader.byteCount, 0) == VaultHeader.byteCount)
+        close(fd)
+        #expect(try reader.contents().local == [sampleItem(1), sampleItem(2)])
+    }
+
+    @Test func moreLeftoverThanOneAppendixIsDamage() throws {
+        let vault = TemporaryVault()
+        defer { vault.cleanUp() }
+        let session = try vault.directory.create(password: testPassword, limits: .minimum)
+        try session.modify { $0.local = [sampleItem(1)] }
+        let bytes = try readBytes(vault.file(.local))
+        let limit = VaultHeader.trailingByteLimit(version: 2, chunkByteCount: VaultHeader.defaultChunkByteCount)
+        try writeBytes(bytes + [UInt8](repeating: 0, count: limit), to: vault.file(.local))
+        #expect(try vault.directory.unlock(password: testPassword).contents().local == [sampleItem(1)])
+        try writeBytes(bytes + [UInt8](repeating: 0, count: limit + 1), to: vault.file(.local))
+        let error = OpenFailureTests.failedOpen(vault)
+        #expect(error?.code == .damaged)
+        #expect(error?.reason.contains("\(limit + 1) unexpected bytes") == true)
+    }
+
+    @Test func appendicesCannotBeReorderedOrCarriedToAnotherPayload() throws {
+        let vault = TemporaryVault()
+        defer { vault.cleanUp() }
+        let session = try vault.directory.create(password: testPassword, limits: .minimum)
+        try session.modify { $0.shared = [sampleItem(1)] }  // appendix 1 (the new file's payload is empty)
+        let base = try readBytes(vault.file(.shared)).count
+        try session.modify { $0.shared.append(sampleItem(2)) }
+        let first = try readBytes(vault.file(.shared)).count
+        try session.modify { $0.shared.append(sampleItem(4)) }
+        let file = try readBytes(vault.file(.shared))
+        // Same size (items 2 and 4 differ in one digit): swapped, both are in place but out of order.
+        #expect(first - base == file.count - first)
+        let swapped = Array(file[..<base]) + file[first...] + file[base..<first]
+        try writeBytes(swapped, to: vault.file(.shared))
+        let error = OpenFailureTests.failedOpen(vault)
+        #expect(error?.reason.contains("appendix 2 does not authenticate") == true, "\(String(describing: error))")
+
+        // An appendix sealed after an earlier payload does not open after a new one.
+        try writeBytes(file, to: vault.file(.shared))
+        let other = try vault.directory.unlock(password: testPassword)
+        try other.modify { $0.shared[0].comment = "new payload" }
+        try other.modify { $0.shared.append(sampleItem(5)) }
+        let renewed = try readBytes(vault.file(.shared))
+        let appendix = Array(file[base..<first])
+        #expect(renewed.count >= appendix.count)
+        let spliced = Array(renewed[..<(renewed.count - appendix.count)]) + appendix
+        try writeBytes(spliced, to: vault.file(.shared))
+        #expect(OpenFailureTests.failedOpen(vault)?.code == .damaged)
+    }
+
+    @Test func appendicesSurviveAPasswordChange() throws {
+        let vault = TemporaryVault()
+        defer { vault.cleanUp() }
+        let session = try vault.directory.create(password: testPassword, limits: .minimum)
+        try session.modify { $0.shared = [sampleItem(1)] }
+        try session.modify { $0.shared.append(sampleItem(2)) }
+        let newPassword = Secret(utf8: "another horse")
+        try session.changePassword(to: newPassword, limits: nil)
+        let reopened = try vault.directory.unlock(password: newPassword)
+        #expect(try reopened.contents().shared == [sampleItem(1), sampleItem(2)])
+        try reopened.modify { $0.shared.append(sampleItem(3)) }
+        #expect(try vault.directory.unlock(password: newPassword).contents().shared == [sampleItem(1), sampleItem(2), sampleItem(3)])
+    }
+
+    @Test func anAddToAFileWithAnotherHardLinkReplacesTheFile() throws {
+        let vault = TemporaryVault()
+        defer { vault.cleanUp() }
+        let session = try vault.directory.create(password: testPassword, limits: .minimum)
+        let copy = vault.path + "/hand-made-copy"
+        #expect(link(vault.file(.local), copy) == 0)
+        let kept = try readBytes(copy)
+        try session.modify { $0.local.append(sampleItem(1)) }
+        #expect(try readBytes(copy) == kept, "the other name still holds the old version")
+        #expect(try vault.directory.unlock(password: testPassword).contents().local == [sampleItem(1)])
+    }
+
+    @Test func theFirstAddToAVersion1FileRewritesItAsVersion2() throws {
+        let vault = try KnownAnswerTests.fixtureCopy()
+        defer { vault.cleanUp() }
+        let session = try vault.directory.unlock(password: KnownAnswerTests.password)
+        let inode = try Self.inode(vault.file(.local))
+        try session.modify { $0.local.append(sampleItem(9)) }
+        let bytes = try readBytes(vault.file(.local))
+        #expect(bytes[8] == 2 && bytes[9] == 0)
+        let rewritten = try Self.inode(vault.file(.local))
+        #expect(rewritten != inode)
+        #expect(try vault.directory.unlock(password: KnownAnswerTests.password).contents().local == KnownAnswerTests.local + [sampleItem(9)])
+        try session.modify { $0.local.append(sampleItem(10)) }
+        #expect(try Self.inode(vault.file(.local)) == rewritten, "now in v2, the next add is an appendix")
+        #expect(try vault.directory.unlock(password: KnownAnswerTests.password).contents().local.suffix(2) == [sampleItem(9), sampleItem(10)])
+    }
+}
