@@ -9,10 +9,14 @@ import KeyshelfVault
 //                                    one shared item with account "TAG-i"
 //   vault-stress churn DIR           saves forever; save g rewrites every item of
 //                                    both stores with label "g", then prints g
+//   vault-stress grow DIR            saves forever; each adds one shared item with
+//                                    account "n" (n = the items before it), then
+//                                    prints n + 1 (mostly appendices; every 65th
+//                                    save replaces the file)
 
 let args = CommandLine.arguments
 guard args.count >= 3, let line = readLine(strippingNewline: true) else {
-    FileHandle.standardError.write(Data("usage: vault-stress add DIR COUNT TAG | churn DIR (password on stdin)\n".utf8))
+    FileHandle.standardError.write(Data("usage: vault-stress add DIR COUNT TAG | churn DIR | grow DIR (password on stdin)\n".utf8))
     exit(2)
 }
 let password = Secret(utf8: line)
@@ -44,6 +48,14 @@ do {
                 }
             }
             FileHandle.standardOutput.write(Data("\(generation)\n".utf8))
+        }
+    case "grow":
+        while true {
+            let count = try session.modify { contents in
+                contents.shared.append(Item(account: String(contents.shared.count), server: "grow.example", synchronizable: true, password: Secret(utf8: "p\(contents.shared.count)")))
+                return contents.shared.count
+            }
+            FileHandle.standardOutput.write(Data("\(count)\n".utf8))
         }
     default:
         exit(2)

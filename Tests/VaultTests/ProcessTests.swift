@@ -102,4 +102,33 @@ func startStress(_ arguments: [String], output: Pipe? = nil) throws -> Process {
         }
         #expect(lastSeen >= 200)
     }
+
+    /// Appends write the appendix, then the header that announces it: a kill
+    /// at any moment leaves a file that opens, holding every item whose save
+    /// returned (appendices, and every 65th add a whole-file save).
+    @Test func killingAnAppendingWriterNeverLosesAnAcknowledgedItem() throws {
+        let vault = TemporaryVault()
+        defer { vault.cleanUp() }
+        _ = try vault.directory.create(password: testPassword, limits: .minimum)
+        var acknowledged = 0
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<100 {
+            let output = Pipe()
+            let child = try startStress(["grow", vault.path], output: output)
+            var last = Self.readGeneration(output.fileHandleForReading)
+            #expect(last != nil, "round \(round): the child saved nothing")
+            usleep(UInt32.random(in: 0...3000, using: &generator))
+            kill(child.processIdentifier, SIGKILL)
+            child.waitUntilExit()
+            // Counts the child printed before it died: each one's save had returned.
+            while let count = Self.readGeneration(output.fileHandleForReading) { last = count }
+            acknowledged = max(acknowledged, last ?? 0)
+            try? output.fileHandleForReading.close()
+
+            let accounts = try vault.directory.unlock(password: testPassword).contents().shared.map(\.account)
+            #expect(accounts == (0..<accounts.count).map(String.init), "round \(round): items missing or out of order")
+            #expect(accounts.count >= acknowledged, "round \(round): \(accounts.count) items, \(acknowledged) acknowledged")
+        }
+        #expect(acknowledged > 100)
+    }
 }
