@@ -21,8 +21,12 @@ public final class VaultSession: @unchecked Sendable {
         /// The version on disk that `items` came from; nil when there is no file.
         var identity: FileIdentity?
         var items: [Item]
-        /// The exact record encoding of `items`; their passwords are slices of it.
-        var plaintext: SecureBytes
+        /// With `addedPlaintexts`, the exact record encoding of `items`; their
+        /// passwords are slices of these buffers. Read it through `wholePlaintext()`.
+        private(set) var plaintext: SecureBytes
+        /// Record lists (`varint(count) record*`) of items `add(to:)` put after
+        /// those of `plaintext`, joined only when a change needs the whole encoding.
+        private var addedPlaintexts: [SecureBytes] = []
         /// Set when `items` may no longer match the disk (a failed write): the next access re-reads the file.
         var needsReload = false
         /// The first segment's last 16 bytes, which appendices authenticate
@@ -48,6 +52,29 @@ public final class VaultSession: @unchecked Sendable {
             self.hasUnfinishedAppend = opened.hasUnfinishedAppend
         }
 
+        /// The encoding of `items` as one buffer (joining what `add(to:)` added).
+        mutating func wholePlaintext() -> SecureBytes {
+            if !addedPlaintexts.isEmpty {
+                // Both come from RecordCodec.encode: well formed.
+                plaintext = try! RecordCodec.join([plaintext] + addedPlaintexts)
+                addedPlaintexts = []
+            }
+            return plaintext
+        }
+
+        /// Records that `items` and `plaintext` (their whole encoding) are current.
+        mutating func adopt(_ items: [Item], plaintext: SecureBytes) {
+            self.items = items
+            self.plaintext = plaintext
+            addedPlaintexts = []
+        }
+
+        /// Adds `added` at the end of `items`, `records` being their encoding.
+        mutating func adopt(adding added: [Item], records: SecureBytes) {
+            items.append(contentsOf: added)
+            addedPlaintexts.append(records)
+        }
+
         /// The state of a file not on disk yet: no items.
         init(header: VaultHeader, passwordKey: SecureBytes, vaultKey: SecureBytes) {
             var none = [Item]()
@@ -67,6 +94,15 @@ public final class VaultSession: @unchecked Sendable {
         subscript(store: Store) -> FileState {
             get { store == .local ? local : shared }
             set { if store == .local { local = newValue } else { shared = newValue } }
+        }
+
+        /// Runs `body` on `store`'s state in place: through the subscript, a
+        /// second reference to its item array would make an append copy it.
+        mutating func withFile<T>(_ store: Store, _ body: (inout FileState) throws -> T) rethrows -> T {
+            switch store {
+            case .local: try body(&local)
+            case .shared: try body(&shared)
+            }
         }
     }
 
@@ -167,7 +203,7 @@ public final class VaultSession: @unchecked Sendable {
                 do {
                     result = try body(&contents)
                     if let item = contents.shared.first(where: { $0.accessible.isThisDeviceOnly }) {
-                        throw VaultError(.io, file: directory.path(of: .shared), reason: "refused to save: the item for \(item.server.isEmpty ? item.service : item.server) (account \(item.account)) is \(item.accessible) and must stay in the local store; nothing was written")
+                        throw thisDeviceOnlyError(item)
                     }
                 } catch {
                     for store in Store.allCases { Self.restoreItems(&state[store]) }
@@ -178,17 +214,17 @@ public final class VaultSession: @unchecked Sendable {
                     var items = contents[store]
                     contents[store] = []
                     let plaintext = RecordCodec.encode(&items)
-                    guard !plaintext.hasSameBytes(as: state[store].plaintext) else {
-                        state[store].items = items
-                        state[store].plaintext = plaintext
+                    let old = state.withFile(store) { $0.wholePlaintext() }
+                    guard !plaintext.hasSameBytes(as: old) else {
+                        state.withFile(store) { $0.adopt(items, plaintext: plaintext) }
                         continue
                     }
                     do {
                         // Items only added at the end go into an appendix: no re-sealing of the whole file.
-                        let appended = try RecordCodec.appendedRecords(from: state[store].plaintext, to: plaintext).map {
-                            try Self.append($0, items: items, plaintext: plaintext, store: store, file: &state[store], directory: directory.path)
-                        } ?? false
-                        if !appended {
+                        if let records = RecordCodec.appendedRecords(from: old, to: plaintext),
+                           try state.withFile(store, { try Self.append(records, store: store, file: &$0, directory: directory.path) }) {
+                            state.withFile(store) { $0.adopt(items, plaintext: plaintext) }
+                        } else {
                             try Self.save(items, plaintext: plaintext, store: store, file: &state[store], directory: directory.path,
                                           rotateBackups: !deferRotation)
                         }
@@ -204,10 +240,60 @@ public final class VaultSession: @unchecked Sendable {
         }
     }
 
+    /// A locked addition at the end of one store: takes the exclusive
+    /// `flock`, re-reads what changed on disk, lets `body` read the current
+    /// contents and return the item to add after `store`'s last one (nil: no
+    /// plain addition; nothing is written), and saves it. Unlike `modify`,
+    /// only that item is encoded: it goes into an appendix when the file can
+    /// take one, else the whole file is replaced as `modify` does. `body`
+    /// must not call back into this session.
+    /// - Returns: whether the item was added.
+    /// - Throws: whatever `body` throws; the errors of `modify` (a
+    ///   `…ThisDeviceOnly` item for `shared` included).
+    public func add(to store: Store, _ body: (VaultContents) throws -> Item?) throws -> Bool {
+        try mutex.withLock {
+            guard var state else { throw lockedError }
+            // Own the only reference to the item arrays while appending (no copy-on-write).
+            self.state = nil
+            defer { self.state = state }
+            return try LockFile.withExclusiveLock(directory: directory.path, timeout: directory.lockTimeout) {
+                try refresh(.local, &state)
+                try refresh(.shared, &state)
+                guard let item = try body(VaultContents(local: state.local.items, shared: state.shared.items)) else { return false }
+                if store == .shared, item.accessible.isThisDeviceOnly { throw thisDeviceOnlyError(item) }
+                var added = [item]
+                let records = RecordCodec.encode(&added)
+                do {
+                    try state.withFile(store) { file in
+                        if try Self.append(records, store: store, file: &file, directory: directory.path) {
+                            file.adopt(adding: added, records: records)
+                        } else {
+                            var items = file.items
+                            file.items = []
+                            items.append(contentsOf: added)
+                            try Self.save(items, plaintext: RecordCodec.encode(&items), store: store, file: &file,
+                                          directory: directory.path, rotateBackups: !deferRotation)
+                        }
+                    }
+                } catch {
+                    state.withFile(store) { $0.needsReload = true }
+                    throw error
+                }
+                itemsRevision += 1
+                return true
+            }
+        }
+    }
+
+    private func thisDeviceOnlyError(_ item: Item) -> VaultError {
+        VaultError(.io, file: directory.path(of: .shared), reason: "refused to save: the item for \(item.server.isEmpty ? item.service : item.server) (account \(item.account)) is \(item.accessible) and must stay in the local store; nothing was written")
+    }
+
     /// Rebuilds `file.items` from its plaintext after they were handed to a body that failed.
     private static func restoreItems(_ file: inout FileState) {
-        if let items = try? RecordCodec.decode(file.plaintext) {
-            file.items = items
+        let plaintext = file.wholePlaintext()
+        if let items = try? RecordCodec.decode(plaintext) {
+            file.adopt(items, plaintext: plaintext)
         } else {
             file.needsReload = true
         }
@@ -363,8 +449,7 @@ public final class VaultSession: @unchecked Sendable {
             writePayload: { write in payloadTag = try VaultFile.seal(plaintext, header: header, vaultKey: vaultKey, output: write) },
             expected: file.identity, rotateBackups: rotateBackups)
         file.header = header
-        file.items = items
-        file.plaintext = plaintext
+        file.adopt(items, plaintext: plaintext)
         file.needsReload = false
         file.payloadTag = payloadTag
         file.appendixCount = 0
@@ -375,15 +460,15 @@ public final class VaultSession: @unchecked Sendable {
     /// so that reading stays one pass over few pieces.
     static let maximumAppendixCount = 64
 
-    /// Writes `records` (the items added at the end of `items`, which
-    /// `plaintext` encodes) as an appendix of `store`'s file, when the file
-    /// can take one: it exists in format v2, has fewer than
-    /// `maximumAppendixCount` appendices, the records fit in one chunk, and
-    /// it has one hard link.
+    /// Writes `records` (a record list: items to add after the file's last)
+    /// as an appendix of `store`'s file, when the file can take one: it exists
+    /// in format v2, has fewer than `maximumAppendixCount` appendices, the
+    /// records fit in one chunk, and it has one hard link. Updates the
+    /// file's identity and header; the caller adopts the items.
     /// - Returns: false when it cannot (nothing written: the caller saves the whole file).
     /// - Throws: `VaultError.changedOnDisk` when the file is no longer the
     ///   version `file.identity`; `.io` for a failed system call (the file is then as it was).
-    static func append(_ records: SecureBytes, items: [Item], plaintext: SecureBytes, store: Store, file: inout FileState, directory: String) throws -> Bool {
+    static func append(_ records: SecureBytes, store: Store, file: inout FileState, directory: String) throws -> Bool {
         guard let identity = file.identity, file.header.version >= 2, file.appendixCount < maximumAppendixCount,
               records.byteCount <= Int(file.header.chunkByteCount) else { return false }
         let appendix = try VaultFile.sealAppendix(records, header: file.header, vaultKey: file.vaultKey, payloadTag: file.payloadTag, index: file.appendixCount)
@@ -395,8 +480,6 @@ public final class VaultSession: @unchecked Sendable {
         file.identity = grown
         file.header = header
         file.hasUnfinishedAppend = false
-        file.items = items
-        file.plaintext = plaintext
         file.needsReload = false
         file.appendixCount += 1
         return true

@@ -137,6 +137,46 @@ import Testing
         }
     }
 
+    /// A vault that records whether a change went through `addItem` (the
+    /// vault writes the added item only) or `modifyItems` (the whole store).
+    final class PathRecordingVault: CredentialVault {
+        let base = MemoryVault()
+        var added = 0
+        var modified = 0
+        func loadItems() throws -> StoredItems { try base.loadItems() }
+        func modifyItems<T>(_ body: (inout StoredItems) throws -> T) throws -> T {
+            modified += 1
+            return try base.modifyItems(body)
+        }
+        func addItem(to store: Store, _ body: (StoredItems) throws -> Item?) throws -> Bool {
+            let done = try base.addItem(to: store, body)
+            if done { added += 1 }
+            return done
+        }
+        func verifyPassword(_ password: Secret) -> Bool { false }
+        var revision: Int { base.revision }
+    }
+
+    @Test(arguments: Store.allCases)
+    func onlyANewCredentialIsAddedAtTheEnd(store: Store) throws {
+        let vault = PathRecordingVault()
+        let keyshelf = try Keyshelf(vault: vault, consent: ApproveAll())
+        #expect(try keyshelf.add(server: site, account: "alice", password: secret("one"), to: store) == .added)
+        #expect(try keyshelf.add(server: site, account: "bob", password: secret("two"), to: store) == .added)
+        #expect((vault.added, vault.modified) == (2, 0))
+        #expect(try vault.loadItems()[store].map(\.account) == ["alice", "bob"])
+
+        // Another password for alice, then a new one after her deletion: both edit the store in place.
+        #expect(try keyshelf.add(server: site, account: "alice", password: secret("three"), to: store) == .updated)
+        let id = try vault.loadItems()[store][0].id
+        _ = try keyshelf.delete(server: site, account: "alice")
+        #expect(try keyshelf.add(server: site, account: "alice", password: secret("four"), to: store) == .added)
+        #expect(vault.added == 2)
+        let items = try vault.loadItems()[store]
+        #expect(items.map(\.account) == ["alice", "bob"] && items[0].id == id && !items[0].isDeleted, "the tombstone was revived in place")
+        #expect(items[0].password?.text == "four")
+    }
+
     /// A vault whose reads lag behind its writes, as when another process
     /// saved between the dry run and the locked run.
     final class LaggingVault: CredentialVault {

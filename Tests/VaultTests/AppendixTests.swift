@@ -206,4 +206,75 @@ import KeyshelfCrypto
         #expect(try Self.inode(vault.file(.local)) == rewritten, "now in v2, the next add is an appendix")
         #expect(try vault.directory.unlock(password: KnownAnswerTests.password).contents().local.suffix(2) == [sampleItem(9), sampleItem(10)])
     }
+
+    @Test func addWritesOnlyTheNewItemAndLaterChangesSeeIt() throws {
+        let vault = TemporaryVault()
+        defer { vault.cleanUp() }
+        let session = try vault.directory.create(password: testPassword, limits: .minimum)
+        try session.modify { $0.shared = [sampleItem(1)] }
+        let inode = try Self.inode(vault.file(.shared))
+        var seen: [Item] = []
+        #expect(try session.add(to: .shared) { contents in seen = contents.shared; return sampleItem(2) })
+        #expect(seen == [sampleItem(1)])
+        #expect(try session.add(to: .shared) { _ in sampleItem(3) })
+        #expect(try Self.inode(vault.file(.shared)) == inode)
+        #expect(try session.contents().shared == [sampleItem(1), sampleItem(2), sampleItem(3)])
+        #expect(try vault.directory.unlock(password: testPassword).contents().shared == [sampleItem(1), sampleItem(2), sampleItem(3)])
+
+        // A change that changes nothing still writes nothing; an edit sees the added items.
+        try session.modify { _ in }
+        #expect(try Self.inode(vault.file(.shared)) == inode)
+        try session.modify { $0.shared[2].comment = "edited" }
+        var expected = [sampleItem(1), sampleItem(2), sampleItem(3)]
+        expected[2].comment = "edited"
+        #expect(try vault.directory.unlock(password: testPassword).contents().shared == expected)
+        // A body that fails after `add` put items in an appendix gets them back.
+        #expect(try session.add(to: .shared) { _ in sampleItem(4) })
+        struct Refused: Error {}
+        #expect(throws: Refused.self) { try session.modify { $0.shared.removeAll(); throw Refused() } }
+        #expect(try session.contents().shared == expected + [sampleItem(4)])
+    }
+
+    @Test func addWritesNothingWhenTheBodyReturnsNilOrTheItemMayNotBeShared() throws {
+        let vault = TemporaryVault()
+        defer { vault.cleanUp() }
+        let session = try vault.directory.create(password: testPassword, limits: .minimum)
+        let before = try readBytes(vault.file(.shared))
+        #expect(try !session.add(to: .shared) { _ in nil })
+        #expect(throws: VaultError.self) { try session.add(to: .shared) { _ in sampleItem(1, accessible: .whenUnlockedThisDeviceOnly) } }
+        #expect(try readBytes(vault.file(.shared)) == before)
+        #expect(try session.contents().shared.isEmpty)
+    }
+
+    @Test func addReplacesTheFileWhenItCannotTakeAnAppendix() throws {
+        let vault = TemporaryVault()
+        defer { vault.cleanUp() }
+        let session = try vault.directory.create(password: testPassword, limits: .minimum)
+        #expect(link(vault.file(.local), vault.path + "/hand-made-copy") == 0)
+        let inode = try Self.inode(vault.file(.local))
+        #expect(try session.add(to: .local) { _ in sampleItem(1) })
+        #expect(try Self.inode(vault.file(.local)) != inode)
+        #expect(try session.contents().local == [sampleItem(1)])
+        #expect(try vault.directory.unlock(password: testPassword).contents().local == [sampleItem(1)])
+    }
+
+    @Test func addRefusesAFileReplacedOutsideTheLockAndReadsItAgain() throws {
+        let vault = TemporaryVault()
+        defer { vault.cleanUp() }
+        let session = try vault.directory.create(password: testPassword, limits: .minimum)
+        let other = try vault.directory.unlock(password: testPassword)
+        try other.modify { $0.local = [sampleItem(1)] }
+        let file = try readBytes(vault.file(.local))
+        // Changed between `refresh` and the append, as by a sync tool that ignores the lock.
+        #expect(throws: VaultError.self) {
+            try session.add(to: .local) { _ in
+                try? FileManager.default.removeItem(atPath: vault.file(.local))
+                try? writeBytes(file, to: vault.file(.local))
+                return sampleItem(2)
+            }
+        }
+        #expect(try session.contents().local == [sampleItem(1)])
+        #expect(try session.add(to: .local) { _ in sampleItem(2) })
+        #expect(try vault.directory.unlock(password: testPassword).contents().local == [sampleItem(1), sampleItem(2)])
+    }
 }

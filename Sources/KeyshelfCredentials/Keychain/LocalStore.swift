@@ -25,6 +25,25 @@ public struct LocalStore: Sendable {
     ///   marked synchronizable, or a missing password or one that is not
     ///   UTF-8 text without NUL (`PasswordText`).
     public mutating func add(_ item: Item, now: Date = Date()) throws {
+        let (new, placement) = try placing(item, now: now)
+        switch placement {
+        case .end: items.append(new)
+        case .tombstone(let index): items[index] = new
+        }
+    }
+
+    /// Where `add` puts a new item.
+    public enum Placement: Sendable, Equatable {
+        /// After the last item.
+        case end
+        /// Over the tombstone at this index of `items` (revived, keeping its id).
+        case tombstone(Int)
+    }
+
+    /// What `add(item, now:)` would store and where, changing nothing.
+    /// - Returns: `item` as stored (not deleted, both dates `now`, a revived tombstone's id).
+    /// - Throws: what `add` throws.
+    public func placing(_ item: Item, now: Date) throws -> (item: Item, placement: Placement) {
         try Self.validate(item)
         if let password = item.password { try PasswordText.validate(password, for: Self.describe(item)) }
         if items.firstIndex(inPlace: { !$0.pointee.isDeleted && item.hasPrimaryKey(of: $0) }) != nil {
@@ -34,12 +53,9 @@ public struct LocalStore: Sendable {
         new.isDeleted = false
         new.creationDate = now
         new.modificationDate = now
-        if let tomb = items.firstIndex(inPlace: { $0.pointee.isDeleted && item.hasPrimaryKey(of: $0) }) {
-            new.id = items[tomb].id
-            items[tomb] = new
-        } else {
-            items.append(new)
-        }
+        guard let tomb = items.firstIndex(inPlace: { $0.pointee.isDeleted && item.hasPrimaryKey(of: $0) }) else { return (new, .end) }
+        new.id = items[tomb].id
+        return (new, .tombstone(tomb))
     }
 
     /// `SecItemCopyMatching`: the items matching `query`, in stored order.

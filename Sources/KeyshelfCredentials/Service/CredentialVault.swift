@@ -15,12 +15,30 @@ public protocol CredentialVault: AnyObject {
     /// Locked read-modify-write: `body` edits the current items and they are
     /// saved (atomically) when it returns; nothing is saved when it throws.
     func modifyItems<T>(_ body: (inout StoredItems) throws -> T) throws -> T
+    /// Locked addition: `body` reads the current items and returns one item
+    /// to add after the last one of `store`, or nil when the change is not a
+    /// plain addition (nothing is written; use `modifyItems`). Only that item
+    /// is encoded and written.
+    /// - Returns: whether the item was added.
+    /// - Throws: what `body` throws; the vault's errors.
+    func addItem(to store: Store, _ body: (StoredItems) throws -> Item?) throws -> Bool
     /// Whether `password` is the master password (for `userPresence` items).
     func verifyPassword(_ password: Secret) -> Bool
     /// Changes whenever `loadItems()` would return other items than before
     /// (read it after `loadItems()`); lets `Keyshelf.refresh()` keep its
     /// listing when nothing changed.
     var revision: Int { get }
+}
+
+extension CredentialVault {
+    /// `addItem` through `modifyItems`, for vaults without a cheaper way.
+    public func addItem(to store: Store, _ body: (StoredItems) throws -> Item?) throws -> Bool {
+        try modifyItems { items in
+            guard let item = try body(items) else { return false }
+            items[store].append(item)
+            return true
+        }
+    }
 }
 
 extension VaultSession: CredentialVault {
@@ -32,6 +50,11 @@ extension VaultSession: CredentialVault {
     /// `modify(_:)`: the vault's locked read-modify-write with atomic save.
     public func modifyItems<T>(_ body: (inout StoredItems) throws -> T) throws -> T {
         try modify(body)
+    }
+
+    /// `add(to:_:)`: an appendix of the vault file when it can take one.
+    public func addItem(to store: Store, _ body: (StoredItems) throws -> Item?) throws -> Bool {
+        try add(to: store, body)
     }
 }
 
@@ -61,13 +84,26 @@ public final class MemoryVault: CredentialVault, @unchecked Sendable {
             var copy = items
             let result = try body(&copy)
             // As `VaultSession.modify`: a …ThisDeviceOnly item never reaches the shared file.
-            if let item = copy.shared.first(where: { $0.accessible.isThisDeviceOnly }) {
-                throw KeychainError.param("refused to save: \(LocalStore.describe(item)) is \(item.accessible) and must stay in the local store")
-            }
+            if let item = copy.shared.first(where: { $0.accessible.isThisDeviceOnly }) { throw Self.deviceOnlyError(item) }
             items = copy
             saves += 1
             return result
         }
+    }
+
+    /// Counts a save only when an item was added, as `VaultSession` writes only then.
+    public func addItem(to store: Store, _ body: (StoredItems) throws -> Item?) throws -> Bool {
+        try lock.withLock {
+            guard let item = try body(items) else { return false }
+            if store == .shared, item.accessible.isThisDeviceOnly { throw Self.deviceOnlyError(item) }
+            items[store].append(item)
+            saves += 1
+            return true
+        }
+    }
+
+    private static func deviceOnlyError(_ item: Item) -> KeychainError {
+        KeychainError.param("refused to save: \(LocalStore.describe(item)) is \(item.accessible) and must stay in the local store")
     }
 
     public func verifyPassword(_ password: Secret) -> Bool {

@@ -184,15 +184,31 @@ public final class Keyshelf {
         accessible: Accessible = .whenUnlocked, accessControl: AccessControl = .none
     ) throws -> AddOutcome {
         let now = Date()
+        if store == .shared {
+            guard !accessible.isThisDeviceOnly else {
+                throw KeychainError.param("\(accessible) items stay on this device and cannot be shared credentials")
+            }
+            guard accessControl == .none else {
+                throw KeychainError.param("shared credentials cannot require user presence")
+            }
+        }
+        // A credential not saved yet goes after the store's last item: the
+        // vault encodes and writes that item only (docs/vault-format.md, "Appendices").
+        let appended = try withoutSnapshot {
+            try vault.addItem(to: store) { items in
+                switch store {
+                case .shared:
+                    try SharedWebCredentials(items: items.shared).appendedItem(server: server, account: account, password: password, comment: comment, now: now)
+                case .local:
+                    try Self.appendedLocalItem(LocalStore(items: items.local), server: server, account: account, password: password,
+                                               comment: comment, accessible: accessible, accessControl: accessControl, now: now)
+                }
+            }
+        }
+        if appended { return .added }
         return try mutate { items, consent in
             switch store {
             case .shared:
-                guard !accessible.isThisDeviceOnly else {
-                    throw KeychainError.param("\(accessible) items stay on this device and cannot be shared credentials")
-                }
-                guard accessControl == .none else {
-                    throw KeychainError.param("shared credentials cannot require user presence")
-                }
                 // Moved out and back (also when `add` throws), so appending to a large store copies nothing.
                 var shared = SharedWebCredentials()
                 swap(&shared.items, &items.shared)
@@ -337,20 +353,24 @@ public final class Keyshelf {
             var dryRun = try vault.loadItems()
             _ = try body(&dryRun, recorded)
         }
-        // Hold no reference to the vault's item arrays during the locked run,
-        // so it edits and saves them in place: a second reference would make
-        // appending to a large store (and its re-encoding) copy every item.
+        return try withoutSnapshot { try vault.modifyItems { try body(&$0, recorded) } }
+    }
+
+    /// Runs a locked write holding no reference to the vault's item arrays,
+    /// so the vault edits and saves them in place: a second reference would
+    /// make appending to a large store (and its re-encoding) copy every item.
+    /// Saved or not, the snapshot is then what the vault now has (or, when it
+    /// cannot say, the next `refresh()` asks again).
+    private func withoutSnapshot<T>(_ write: () throws -> T) rethrows -> T {
         adopt(VaultContents())
         defer {
-            // Saved or not, the vault gives back the items it now has (or,
-            // when it cannot, the next `refresh()` asks again).
             if let items = try? vault.loadItems() {
                 adopt(items)
             } else {
                 snapshotRevision = -1
             }
         }
-        return try vault.modifyItems { try body(&$0, recorded) }
+        return try write()
     }
 
     /// Runs `body` on `items[store]` moved into a `LocalStore` and back (also
@@ -404,6 +424,28 @@ public final class Keyshelf {
         return d.accountCount > 0 ? d : nil
     }
 
+    /// The item that `upsertLocal` would put after the store's last one: an
+    /// account not saved yet at `server`, and no tombstone to revive. Nil
+    /// when it would change an existing item instead. Changes nothing.
+    /// - Throws: what `upsertLocal` throws before changing anything.
+    static func appendedLocalItem(
+        _ store: LocalStore, server: ServerName, account: String, password: Secret, comment: String?,
+        accessible: Accessible, accessControl: AccessControl, now: Date
+    ) throws -> Item? {
+        try PasswordText.validate(password, for: "the password for \(InertText.quoted(account)) on \(server.display)")
+        guard store.items.firstIndex(inPlace: ItemQuery.internet(server, account: account).matches) == nil else { return nil }
+        let (item, placement) = try store.placing(localRecord(server: server, account: account, password: password, comment: comment,
+                                                              accessible: accessible, accessControl: accessControl), now: now)
+        return placement == .end ? item : nil
+    }
+
+    private static func localRecord(
+        server: ServerName, account: String, password: Secret, comment: String?, accessible: Accessible, accessControl: AccessControl
+    ) -> Item {
+        Item(itemClass: .internetPassword, account: account, server: server.host, protocol: server.scheme, port: server.port,
+             comment: comment ?? "", accessible: accessible, accessControl: accessControl, password: password)
+    }
+
     static func upsertLocal(
         _ store: inout LocalStore, server: ServerName, account: String, password: Secret, comment: String?,
         accessible: Accessible, accessControl: AccessControl, consent: any Consent, now: Date
@@ -411,9 +453,8 @@ public final class Keyshelf {
         try PasswordText.validate(password, for: "the password for \(InertText.quoted(account)) on \(server.display)")
         let query = ItemQuery.internet(server, account: account)
         guard let existing = store.items.first(where: query.matches) else {
-            try store.add(Item(itemClass: .internetPassword, account: account, server: server.host,
-                               protocol: server.scheme, port: server.port, comment: comment ?? "",
-                               accessible: accessible, accessControl: accessControl, password: password), now: now)
+            try store.add(localRecord(server: server, account: account, password: password, comment: comment,
+                                      accessible: accessible, accessControl: accessControl), now: now)
             return .added
         }
         if existing.password == password {

@@ -33,10 +33,7 @@ public struct SharedWebCredentials: Sendable {
         server: ServerName, account: String, password: Secret?, consent: any Consent,
         comment: String? = nil, now: Date = Date()
     ) throws -> AddOutcome {
-        guard !account.isEmpty else { throw KeychainError.param("the account is empty") }
-        if let password {
-            try PasswordText.validate(password, for: "the password for \(InertText.quoted(account)) on \(server.display)")
-        }
+        try Self.check(account: account, password: password, server: server)
         let query = ItemQuery.internet(server, account: account)
         let existing = items.firstIndex(inPlace: query.matches)
         guard let password else {
@@ -125,6 +122,26 @@ public struct SharedWebCredentials: Sendable {
     }
 
     /// A new shared record: synchronizable, `whenUnlocked`.
+    /// The item that `add` would put after the last one for `password`: a
+    /// credential not saved yet (no record for `account` at `server`, no
+    /// tombstone to revive). Nil when `add` would change an existing item
+    /// instead. Changes nothing.
+    /// - Throws: what `add` throws before changing anything (`errSecParam`,
+    ///   `errSecDuplicateItem`).
+    public func appendedItem(server: ServerName, account: String, password: Secret, comment: String? = nil, now: Date = Date()) throws -> Item? {
+        try Self.check(account: account, password: password, server: server)
+        guard items.firstIndex(inPlace: ItemQuery.internet(server, account: account).matches) == nil else { return nil }
+        let (item, placement) = try LocalStore(items: items).placing(Self.record(server: server, account: account, password: password, comment: comment ?? ""), now: now)
+        return placement == .end ? item : nil
+    }
+
+    private static func check(account: String, password: Secret?, server: ServerName) throws {
+        guard !account.isEmpty else { throw KeychainError.param("the account is empty") }
+        if let password {
+            try PasswordText.validate(password, for: "the password for \(InertText.quoted(account)) on \(server.display)")
+        }
+    }
+
     static func record(server: ServerName, account: String, password: Secret, comment: String = "") -> Item {
         Item(itemClass: .internetPassword, account: account, server: server.host,
              protocol: server.scheme, port: server.port, comment: comment,

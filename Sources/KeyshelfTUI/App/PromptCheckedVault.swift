@@ -1,5 +1,6 @@
 import KeyshelfCredentials
 import KeyshelfCrypto
+import KeyshelfVault
 
 /// The facade's vault, remembering the master password the TUI's prompt has
 /// just verified until the facade checks it, so one reveal runs Argon2id once.
@@ -17,6 +18,8 @@ final class PromptCheckedVault: CredentialVault {
     func loadItems() throws -> StoredItems { try base.loadItems() }
 
     func modifyItems<T>(_ body: (inout StoredItems) throws -> T) throws -> T { try base.modifyItems(body) }
+
+    func addItem(to store: Store, _ body: (StoredItems) throws -> Item?) throws -> Bool { try base.addItem(to: store, body) }
 
     var revision: Int { base.revision }
 
