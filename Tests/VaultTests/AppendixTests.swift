@@ -32,6 +32,7 @@ import KeyshelfCrypto
         let two = try readBytes(vault.file(.shared))
 
         #expect(try Self.inode(vault.file(.shared)) == inode)
+        #expect(two.prefix(VaultHeader.payloadByteCountOffset) == one.prefix(VaultHeader.payloadByteCountOffset), "only the length and checksum change in the header")
         #expect(Array(two.prefix(one.count))[VaultHeader.byteCount...] == one[VaultHeader.byteCount...], "the bytes already there stay")
         #expect(Self.announcedByteCount(two) == two.count - VaultHeader.byteCount)
         #expect(!FileManager.default.fileExists(atPath: vault.path + "/backups/shared.1.bak"))

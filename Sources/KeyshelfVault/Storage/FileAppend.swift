@@ -8,10 +8,12 @@ import Glibc
 /// leaves bytes the header does not announce, which readers ignore.
 enum FileAppend {
     /// Writes `appendix` at `offset` (the end of the announced payload),
-    /// `fdatasync`, then `header` over the first bytes, `fdatasync`, when
-    /// the file is still the version `expected`. Bytes an interrupted append
-    /// left after `offset` are cut off first. On a failure the old header is
-    /// put back and the file cut to `offset` again.
+    /// `fdatasync`, then the bytes where `header` differs from `oldHeader`
+    /// (the payload length and checksum, bytes 120..<144: the commit is one
+    /// small write inside the first disk sector), `fdatasync`, when the file
+    /// is still the version `expected`. Bytes an interrupted append left
+    /// after `offset` are cut off first. On a failure the old header bytes
+    /// are put back and the file cut to `offset` again.
     /// - Returns: the identity of the grown file; nil, with nothing written,
     ///   when the file has more than one hard link (another name, such as a
     ///   backup made by hand, would change with it).
@@ -34,11 +36,12 @@ enum FileAppend {
             if Int(s.st_size) > offset, ftruncate(fd, off_t(offset)) != 0 { throw FileSystem.ioError(path, "cut off an unfinished append") }
             try write(appendix, at: offset, fd: fd, path: path)
             guard fdatasync(fd) == 0 else { throw FileSystem.ioError(path, "sync the file") }
+            let changed = (header.indices.first { header[$0] != oldHeader[$0] } ?? header.count)..<header.count
             do {
-                try write(header, at: 0, fd: fd, path: path)
+                try write(Array(header[changed]), at: changed.lowerBound, fd: fd, path: path)
                 guard fdatasync(fd) == 0 else { throw FileSystem.ioError(path, "sync the file") }
             } catch {
-                try? write(oldHeader, at: 0, fd: fd, path: path)
+                try? write(Array(oldHeader[changed]), at: changed.lowerBound, fd: fd, path: path)
                 throw error
             }
         } catch {
