@@ -278,4 +278,22 @@ import KeyshelfCrypto
         #expect(try session.add(to: .local) { _ in sampleItem(2) })
         #expect(try vault.directory.unlock(password: testPassword).contents().local == [sampleItem(1), sampleItem(2)])
     }
+
+    /// A first segment of any length that fills the announced payload: every
+    /// one too short for a secretstream is refused as damage, none crashes the reader.
+    @Test(arguments: [0, 1, 15, 16, 40, 41])
+    func aShortFirstSegmentIsRefused(length: Int) throws {
+        let vault = TemporaryVault()
+        defer { vault.cleanUp() }
+        _ = try vault.directory.create(password: testPassword, limits: .minimum)
+        var bytes = Array(try readBytes(vault.file(.local)).prefix(VaultHeader.byteCount))
+        withUnsafeBytes(of: UInt64(4 + length).littleEndian) { bytes.replaceSubrange(120..<128, with: $0) }
+        let checksum = bytes.withUnsafeBytes { GenericHash.hash(UnsafeRawBufferPointer(rebasing: $0[0..<128]), byteCount: 16) }
+        bytes.replaceSubrange(128..<144, with: checksum)
+        withUnsafeBytes(of: UInt32(length).littleEndian) { bytes.append(contentsOf: $0) }
+        bytes += [UInt8](repeating: 0, count: length)
+        try writeBytes(bytes, to: vault.file(.local))
+        let error = OpenFailureTests.failedOpen(vault)
+        #expect(error?.code == .damaged || error?.code == .truncated)
+    }
 }

@@ -88,7 +88,6 @@ enum VaultFile {
             } while offset < end
         }
         let payload = segments[0]
-        let payloadTag = header.version == 1 ? [] : Array(file[(payload.upperBound - payloadTagByteCount)..<payload.upperBound])
         var lists: [SecureBytes] = []
         do {
             lists.append(try openSegment(file, payload, header: header, vaultKey: vaultKey, associatedData: header.payloadAssociatedData()))
@@ -97,6 +96,8 @@ enum VaultFile {
         } catch {
             throw VaultError(.damaged, file: path, reason: "is damaged (its encrypted payload does not authenticate); restore it from backups/ or your sync copy")
         }
+        // Taken once the segment opened, so it is known to be longer than a MAC.
+        let payloadTag = header.version == 1 ? [] : Array(file[(payload.upperBound - payloadTagByteCount)..<payload.upperBound])
         for (index, segment) in segments.dropFirst().enumerated() {
             let associatedData = appendixAssociatedData(header: header, payloadTag: payloadTag, index: index)
             do {
