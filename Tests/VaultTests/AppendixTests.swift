@@ -296,4 +296,35 @@ import KeyshelfCrypto
         let error = OpenFailureTests.failedOpen(vault)
         #expect(error?.code == .damaged || error?.code == .truncated)
     }
+
+    /// Readers take no lock: one that examined the file just before an
+    /// append grew it and rewrote its header reads it again, instead of
+    /// finding a header that announces more than the size it saw.
+    @Test func aReadOverlappingAnAppendIsDoneAgain() throws {
+        let vault = TemporaryVault()
+        defer { vault.cleanUp() }
+        let session = try vault.directory.create(password: testPassword, limits: .minimum)
+        try session.modify { $0.local = [sampleItem(1)] }
+        var appended = false
+        let file = try #require(try FileSystem.read(vault.file(.local)) {
+            guard !appended else { return }
+            appended = true
+            _ = try? session.add(to: .local) { _ in sampleItem(2) }
+        })
+        #expect(appended)
+        let opened = try VaultSession.openFile(file, store: .local, password: testPassword, reusing: nil, path: vault.file(.local))
+        #expect(opened.items == [sampleItem(1), sampleItem(2)])
+    }
+
+    @Test func aHugeAnnouncedPayloadIsTruncationNotACrash() throws {
+        let vault = TemporaryVault()
+        defer { vault.cleanUp() }
+        _ = try vault.directory.create(password: testPassword, limits: .minimum)
+        var bytes = try readBytes(vault.file(.local))
+        withUnsafeBytes(of: UInt64.max.littleEndian) { bytes.replaceSubrange(120..<128, with: $0) }
+        let checksum = bytes.withUnsafeBytes { GenericHash.hash(UnsafeRawBufferPointer(rebasing: $0[0..<128]), byteCount: 16) }
+        bytes.replaceSubrange(128..<144, with: checksum)
+        try writeBytes(bytes, to: vault.file(.local))
+        #expect(OpenFailureTests.failedOpen(vault)?.code == .truncated)
+    }
 }

@@ -73,6 +73,10 @@ enum VaultFile {
     /// - Throws: `.damaged`, `.truncated`.
     static func open(_ file: [UInt8], header: VaultHeader, vaultKey: SecureBytes, path: String) throws -> Opened {
         let end = VaultHeader.byteCount + Int(header.payloadByteCount)
+        // The header was checked against the size on disk; fewer bytes were read when the file shrank meanwhile.
+        guard end <= file.count else {
+            throw VaultError(.truncated, file: path, reason: "is truncated (\(file.count) bytes read, its header announces \(end)); restore it from backups/ or your sync copy")
+        }
         var segments: [Range<Int>] = []
         if header.version == 1 {
             segments = [VaultHeader.byteCount..<end]

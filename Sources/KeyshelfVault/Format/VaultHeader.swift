@@ -137,7 +137,8 @@ struct VaultHeader: Equatable {
         let size = max(fileByteCount ?? file.count, file.count)
         let available = UInt64(size - byteCount)
         guard payload <= available else {
-            throw VaultError(.truncated, file: path, reason: "is truncated (\(size) bytes, its header announces \(UInt64(byteCount) + payload)); restore it from backups/ or your sync copy")
+            // Reported as header + payload, which a damaged length may push past UInt64.
+            throw VaultError(.truncated, file: path, reason: "is truncated (\(size) bytes, its header announces \(byteCount) + \(payload)); restore it from backups/ or your sync copy")
         }
         guard available - payload <= UInt64(trailingByteLimit(version: version, chunkByteCount: chunk)) else {
             throw VaultError(.damaged, file: path, reason: "has \(available - payload) unexpected bytes after its end")

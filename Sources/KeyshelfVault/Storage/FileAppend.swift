@@ -16,7 +16,8 @@ enum FileAppend {
     /// are put back and the file cut to `offset` again.
     /// - Returns: the identity of the grown file; nil, with nothing written,
     ///   when the file has more than one hard link (another name, such as a
-    ///   backup made by hand, would change with it).
+    ///   backup made by hand, would change with it) or may not be written in
+    ///   place (its mode, an immutable flag): replacing it may still work.
     /// - Throws: `VaultError.changedOnDisk` when the file is gone or no
     ///   longer `expected`; `.io` for a symbolic link or a failed system call.
     static func append(_ appendix: [UInt8], at offset: Int, header: [UInt8], oldHeader: [UInt8], to path: String, expected: FileIdentity) throws -> FileIdentity? {
@@ -25,6 +26,7 @@ enum FileAppend {
             let code = errno
             if code == ENOENT { throw AtomicFile.changedOnDisk(path) }
             if code == ELOOP { try FileSystem.refuseSymbolicLink(path) }
+            if code == EACCES || code == EPERM { return nil }
             throw FileSystem.ioError(path, "open the file", code)
         }
         defer { close(fd) }

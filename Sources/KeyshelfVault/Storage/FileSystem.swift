@@ -85,7 +85,9 @@ enum FileSystem {
     /// - Throws: `.io` for a symbolic link, a file that is not a regular file,
     ///   or a failed system call; `.notAVault` or `.damaged` for a file above
     ///   `maximumVaultByteCount`.
-    static func read(_ path: String) throws -> (bytes: [UInt8], identity: FileIdentity)? {
+    /// - Parameter examined: called after each attempt's `fstat`, before its
+    ///   reads; a test changes the file there.
+    static func read(_ path: String, examined: () -> Void = {}) throws -> (bytes: [UInt8], identity: FileIdentity)? {
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
         if fd < 0 {
             let code = errno
@@ -94,8 +96,23 @@ enum FileSystem {
             throw ioError(path, "open the file", code)
         }
         defer { close(fd) }
+        // Readers take no lock, and an append grows the file and then rewrites
+        // its header in place: a read that overlapped one (the file's identity
+        // changed while it ran) is done again, so size and header agree.
+        var attempt = 0
+        while true {
+            attempt += 1
+            let read = try read(fd, path: path, examined: examined)
+            var s = stat()
+            guard fstat(fd, &s) == 0 else { throw ioError(path, "examine the file") }
+            if FileIdentity(s) == read.identity || attempt == 5 { return read }
+        }
+    }
+
+    private static func read(_ fd: Int32, path: String, examined: () -> Void) throws -> (bytes: [UInt8], identity: FileIdentity) {
         var s = stat()
         guard fstat(fd, &s) == 0 else { throw ioError(path, "examine the file") }
+        examined()
         guard s.st_mode & S_IFMT == S_IFREG else {
             throw VaultError(.io, file: path, reason: "is \(fileTypeName(s.st_mode)), not a regular file; a vault file must be a regular file — move it aside, or point --vault at the directory holding the real vault")
         }
