@@ -16,11 +16,18 @@ func vaultStressURL() throws -> URL {
 
 final class BundleMarker {}
 
-/// Starts `vault-stress` with `arguments`, the test password on its standard input.
-func startStress(_ arguments: [String], output: Pipe? = nil) throws -> Process {
+/// Starts `vault-stress` with `arguments`, the test password on its standard input;
+/// as uid/gid 65534 (through `setpriv`) running the copy `nobodysCopy` when given
+/// (the build directory may be closed to that user).
+func startStress(_ arguments: [String], output: Pipe? = nil, nobodysCopy: String? = nil) throws -> Process {
     let process = Process()
-    process.executableURL = try vaultStressURL()
-    process.arguments = arguments
+    if let nobodysCopy {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", nobodysCopy] + arguments
+    } else {
+        process.executableURL = try vaultStressURL()
+        process.arguments = arguments
+    }
     let input = Pipe()
     process.standardInput = input
     if let output { process.standardOutput = output }
@@ -130,5 +137,29 @@ func startStress(_ arguments: [String], output: Pipe? = nil) throws -> Process {
             #expect(accounts.count >= acknowledged, "round \(round): \(accounts.count) items, \(acknowledged) acknowledged")
         }
         #expect(acknowledged > 100)
+    }
+
+    /// A vault file its owner may not write in place (mode 0400 in a
+    /// writable directory) cannot take an appendix; the add replaces the
+    /// file instead, as an edit does. Run as uid 65534 when the suite runs
+    /// as root, which may write any file.
+    @Test func anAddToAFileThatMayNotBeWrittenInPlaceReplacesIt() throws {
+        let vault = TemporaryVault()
+        defer { vault.cleanUp() }
+        _ = try vault.directory.create(password: testPassword, limits: .minimum)
+        var nobodysCopy: String?
+        if getuid() == 0 {
+            let copy = vault.path + "/vault-stress"
+            try FileManager.default.copyItem(atPath: try vaultStressURL().path, toPath: copy)
+            for path in [vault.path, vault.path + "/keyshelf.lock", vault.file(.local), vault.file(.shared), copy] {
+                #expect(chown(path, 65534, 65534) == 0)
+            }
+            nobodysCopy = copy
+        }
+        #expect(chmod(vault.file(.shared), 0o400) == 0)
+        let writer = try startStress(["add", vault.path, "1", "ro"], nobodysCopy: nobodysCopy)
+        writer.waitUntilExit()
+        #expect(writer.terminationStatus == 0)
+        #expect(try vault.directory.unlock(password: testPassword).contents().shared.map(\.account) == ["ro-0"])
     }
 }
