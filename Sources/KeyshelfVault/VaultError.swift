@@ -68,5 +68,10 @@ public struct VaultError: Error, Equatable, CustomStringConvertible, Sendable {
 
     public var description: String { "\(file): \(reason)" }
 
+    /// What to do about a damaged or truncated vault file. Credentials added
+    /// since the file was last rewritten are in no backup (appends make
+    /// none: docs/vault-format.md, "Appendices"), hence the copy first.
+    static let restoreAdvice = "keep a copy of it (credentials added since it was last rewritten are in no backup), then restore it from backups/ or your sync copy"
+
     public static func == (lhs: VaultError, rhs: VaultError) -> Bool { lhs.code == rhs.code }
 }

@@ -327,4 +327,34 @@ import KeyshelfCrypto
         try writeBytes(bytes, to: vault.file(.local))
         #expect(OpenFailureTests.failedOpen(vault)?.code == .truncated)
     }
+
+    /// A reader that keeps overlapping adds reads once more under the shared
+    /// lock, which keeps keyshelf writers out; one that overlaps a program
+    /// ignoring the lock gives up with "try again", not "damaged".
+    @Test func aReadThatKeepsOverlappingWritesFallsBackToTheLock() throws {
+        let vault = TemporaryVault()
+        defer { vault.cleanUp() }
+        let session = try vault.directory.create(password: testPassword, limits: .minimum)
+        try session.modify { $0.local = [sampleItem(1)] }
+        var adds = 0
+        let file = try #require(try FileSystem.read(vault.file(.local)) {
+            // Four adds in the four lock-free tries; the locked try would wait for the lock itself.
+            guard adds < 4 else { return }
+            adds += 1
+            _ = try? session.add(to: .local) { _ in sampleItem(1 + adds) }
+        })
+        #expect(adds == 4)
+        let opened = try VaultSession.openFile(file, store: .local, password: testPassword, reusing: nil, path: vault.file(.local))
+        #expect(opened.items == (1...5).map { sampleItem($0) })
+
+        let error = FileSafetyTests.vaultError {
+            _ = try FileSystem.read(vault.file(.local)) {
+                let fd = open(vault.file(.local), O_WRONLY | O_APPEND)
+                _ = write(fd, "x", 1)
+                close(fd)
+            }
+        }
+        #expect(error?.code == .changedOnDisk)
+        #expect(error?.reason.contains("kept changing while it was read") == true)
+    }
 }

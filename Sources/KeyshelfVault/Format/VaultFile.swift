@@ -75,7 +75,7 @@ enum VaultFile {
         let end = VaultHeader.byteCount + Int(header.payloadByteCount)
         // The header was checked against the size on disk; fewer bytes were read when the file shrank meanwhile.
         guard end <= file.count else {
-            throw VaultError(.truncated, file: path, reason: "is truncated (\(file.count) bytes read, its header announces \(end)); restore it from backups/ or your sync copy")
+            throw VaultError(.truncated, file: path, reason: "is truncated (\(file.count) bytes read, its header announces \(end)); \(VaultError.restoreAdvice)")
         }
         var segments: [Range<Int>] = []
         if header.version == 1 {
@@ -96,9 +96,9 @@ enum VaultFile {
         do {
             lists.append(try openSegment(file, payload, header: header, vaultKey: vaultKey, associatedData: header.payloadAssociatedData()))
         } catch CryptoError.truncatedStream {
-            throw VaultError(.truncated, file: path, reason: "is truncated (its encrypted payload lacks its final chunk); restore it from backups/ or your sync copy")
+            throw VaultError(.truncated, file: path, reason: "is truncated (its encrypted payload lacks its final chunk); \(VaultError.restoreAdvice)")
         } catch {
-            throw VaultError(.damaged, file: path, reason: "is damaged (its encrypted payload does not authenticate); restore it from backups/ or your sync copy")
+            throw VaultError(.damaged, file: path, reason: "is damaged (its encrypted payload does not authenticate); \(VaultError.restoreAdvice)")
         }
         // Taken once the segment opened, so it is known to be longer than a MAC.
         let payloadTag = header.version == 1 ? [] : Array(file[(payload.upperBound - payloadTagByteCount)..<payload.upperBound])
@@ -107,7 +107,7 @@ enum VaultFile {
             do {
                 lists.append(try openSegment(file, segment, header: header, vaultKey: vaultKey, associatedData: associatedData))
             } catch {
-                throw VaultError(.damaged, file: path, reason: "is damaged (appendix \(index + 1) does not authenticate); restore it from backups/ or your sync copy")
+                throw VaultError(.damaged, file: path, reason: "is damaged (appendix \(index + 1) does not authenticate); \(VaultError.restoreAdvice)")
             }
         }
         do {
@@ -115,7 +115,7 @@ enum VaultFile {
             return Opened(items: try RecordCodec.decode(plaintext), plaintext: plaintext, payloadTag: payloadTag,
                           appendixCount: lists.count - 1, hasUnfinishedAppend: file.count > end)
         } catch let error as RecordCodec.DecodeError {
-            throw VaultError(.damaged, file: path, reason: "is damaged (\(error.reason)); restore it from backups/ or your sync copy")
+            throw VaultError(.damaged, file: path, reason: "is damaged (\(error.reason)); \(VaultError.restoreAdvice)")
         }
     }
 
@@ -127,7 +127,7 @@ enum VaultFile {
     }
 
     private static func segmentsError(_ path: String) -> VaultError {
-        VaultError(.damaged, file: path, reason: "is damaged (its payload's segment lengths do not add up to its announced length); restore it from backups/ or your sync copy")
+        VaultError(.damaged, file: path, reason: "is damaged (its payload's segment lengths do not add up to its announced length); \(VaultError.restoreAdvice)")
     }
 
     /// One appendix holding `records` (a payload of its own: `varint(count)

@@ -102,18 +102,18 @@ struct VaultHeader: Equatable {
             throw VaultError(.notAVault, file: path, reason: "is not a keyshelf vault (unknown file signature)")
         }
         guard file.count >= 10 else {
-            throw VaultError(.truncated, file: path, reason: "is truncated (\(file.count) bytes, the header alone needs \(byteCount)); restore it from backups/ or your sync copy")
+            throw VaultError(.truncated, file: path, reason: "is truncated (\(file.count) bytes, the header alone needs \(byteCount)); \(VaultError.restoreAdvice)")
         }
         let version = file.loadLittleEndian(UInt16.self, at: 8)
         guard readableVersions.contains(version) else {
             throw VaultError(.unsupportedVersion, file: path, reason: "has vault format version \(version); this keyshelf reads versions \(readableVersions.lowerBound) to \(readableVersions.upperBound)")
         }
         guard file.count >= byteCount else {
-            throw VaultError(.truncated, file: path, reason: "is truncated (\(file.count) bytes, the header alone needs \(byteCount)); restore it from backups/ or your sync copy")
+            throw VaultError(.truncated, file: path, reason: "is truncated (\(file.count) bytes, the header alone needs \(byteCount)); \(VaultError.restoreAdvice)")
         }
         let sum = GenericHash.hash(UnsafeRawBufferPointer(rebasing: file[0..<checksumRange.lowerBound]), byteCount: 16)
         guard file[checksumRange].elementsEqual(sum) else {
-            throw VaultError(.damaged, file: path, reason: "is damaged (header checksum mismatch); restore it from backups/ or your sync copy")
+            throw VaultError(.damaged, file: path, reason: "is damaged (header checksum mismatch); \(VaultError.restoreAdvice)")
         }
         guard let fileStore = Store(headerByte: file[10]), fileStore == store else {
             throw VaultError(.damaged, file: path, reason: "holds another store than its name says (was a vault file renamed?)")
@@ -137,8 +137,8 @@ struct VaultHeader: Equatable {
         let size = max(fileByteCount ?? file.count, file.count)
         let available = UInt64(size - byteCount)
         guard payload <= available else {
-            // Reported as header + payload, which a damaged length may push past UInt64.
-            throw VaultError(.truncated, file: path, reason: "is truncated (\(size) bytes, its header announces \(byteCount) + \(payload)); restore it from backups/ or your sync copy")
+            // Not summed: a damaged length may push header + payload past UInt64.
+            throw VaultError(.truncated, file: path, reason: "is truncated (\(size) bytes, its header announces a \(payload)-byte payload after its \(byteCount) bytes); \(VaultError.restoreAdvice)")
         }
         guard available - payload <= UInt64(trailingByteLimit(version: version, chunkByteCount: chunk)) else {
             throw VaultError(.damaged, file: path, reason: "has \(available - payload) unexpected bytes after its end")

@@ -82,9 +82,12 @@ enum FileSystem {
     ///   `VaultHeader.byteCount` bytes when its size disagrees with the header;
     ///   `identity.byteCount` is the size on disk, for the header's length
     ///   checks) and the identity of the version read; nil when absent.
+    /// A read that overlaps a write (the file's identity changes meanwhile) is
+    /// done again, the fifth time under the directory's shared lock.
     /// - Throws: `.io` for a symbolic link, a file that is not a regular file,
     ///   or a failed system call; `.notAVault` or `.damaged` for a file above
-    ///   `maximumVaultByteCount`.
+    ///   `maximumVaultByteCount`; `.changedOnDisk` when the file kept changing
+    ///   (a program that ignores the lock writing it).
     /// - Parameter examined: called after each attempt's `fstat`, before its
     ///   reads; a test changes the file there.
     static func read(_ path: String, examined: () -> Void = {}) throws -> (bytes: [UInt8], identity: FileIdentity)? {
@@ -99,14 +102,23 @@ enum FileSystem {
         // Readers take no lock, and an append grows the file and then rewrites
         // its header in place: a read that overlapped one (the file's identity
         // changed while it ran) is done again, so size and header agree.
-        var attempt = 0
-        while true {
-            attempt += 1
+        func settledRead() throws -> (bytes: [UInt8], identity: FileIdentity)? {
             let read = try read(fd, path: path, examined: examined)
             var s = stat()
             guard fstat(fd, &s) == 0 else { throw ioError(path, "examine the file") }
-            if FileIdentity(s) == read.identity || attempt == 5 { return read }
+            return FileIdentity(s) == read.identity ? read : nil
         }
+        for _ in 0..<4 {
+            if let read = try settledRead() { return read }
+        }
+        // Writers kept changing it (a slow read, a stream of adds): once more
+        // under the shared lock, which no keyshelf writer holds meanwhile.
+        var locked: Result<(bytes: [UInt8], identity: FileIdentity)?, Error> = .success(nil)
+        _ = try? LockFile.withSharedLock(directory: (path as NSString).deletingLastPathComponent, timeout: 2) {
+            locked = Result { try settledRead() }
+        }
+        if let read = try locked.get() { return read }
+        throw VaultError(.changedOnDisk, file: path, reason: "kept changing while it was read (another program is writing it); nothing was changed — try again")
     }
 
     private static func read(_ fd: Int32, path: String, examined: () -> Void) throws -> (bytes: [UInt8], identity: FileIdentity) {
@@ -122,7 +134,7 @@ enum FileSystem {
             guard bytes.prefix(VaultHeader.magic.count).elementsEqual(VaultHeader.magic) else {
                 throw VaultError(.notAVault, file: path, reason: "is not a keyshelf vault (unknown file signature)")
             }
-            throw VaultError(.damaged, file: path, reason: "is \(s.st_size) bytes, larger than any vault; restore it from backups/ or your sync copy")
+            throw VaultError(.damaged, file: path, reason: "is \(s.st_size) bytes, larger than any vault; \(VaultError.restoreAdvice)")
         }
         if bytes.count == VaultHeader.byteCount, size > VaultHeader.byteCount {
             if bytes.withUnsafeBytes({ VaultHeader.announcesSize($0, fileByteCount: size) }) {
