@@ -152,6 +152,7 @@ import KeyshelfCrypto
         try writeBytes(swapped, to: vault.file(.shared))
         let error = OpenFailureTests.failedOpen(vault)
         #expect(error?.reason.contains("appendix 2 does not authenticate") == true, "\(String(describing: error))")
+        #expect(error?.reason.contains("keep a copy of it (credentials added since it was last rewritten are in no backup)") == true)
 
         // An appendix sealed after an earlier payload does not open after a new one.
         try writeBytes(file, to: vault.file(.shared))
