@@ -187,55 +187,64 @@ public final class VaultSession: @unchecked Sendable {
     ///   lock longer than `VaultDirectory.lockTimeout`.
     @discardableResult
     public func modify<T>(_ body: (inout VaultContents) throws -> T) throws -> T {
+        try lockedWrite { state in
+            var contents = VaultContents(local: state.local.items, shared: state.shared.items)
+            // Hand the arrays over, so that the body edits a large vault in
+            // place instead of copying it; `plaintext` still holds the old state.
+            for store in Store.allCases { state[store].items = [] }
+            let result: T
+            do {
+                result = try body(&contents)
+                if let item = contents.shared.first(where: { $0.accessible.isThisDeviceOnly }) {
+                    throw thisDeviceOnlyError(item)
+                }
+            } catch {
+                for store in Store.allCases { Self.restoreItems(&state[store]) }
+                throw error
+            }
+            // Shared first, then local, as in `changePassword`; each file is atomic on its own, the pair is not.
+            for (index, store) in [Store.shared, .local].enumerated() {
+                var items = contents[store]
+                contents[store] = []
+                let plaintext = RecordCodec.encode(&items)
+                let old = state.withFile(store) { $0.wholePlaintext() }
+                guard !plaintext.hasSameBytes(as: old) else {
+                    state.withFile(store) { $0.adopt(items, plaintext: plaintext) }
+                    continue
+                }
+                do {
+                    // Items only added at the end go into an appendix: no re-sealing of the whole file.
+                    if let records = RecordCodec.appendedRecords(from: old, to: plaintext),
+                       try state.withFile(store, { try Self.append(records, store: store, file: &$0, directory: directory.path) }) {
+                        state.withFile(store) { $0.adopt(items, plaintext: plaintext) }
+                    } else {
+                        try Self.save(items, plaintext: plaintext, store: store, file: &state[store], directory: directory.path,
+                                      rotateBackups: !deferRotation)
+                    }
+                    itemsRevision += 1
+                } catch {
+                    state[store].needsReload = true
+                    if index == 0 { Self.restoreItems(&state.local) }
+                    throw error
+                }
+            }
+            return result
+        }
+    }
+
+    /// Runs `write` on the current state under the directory's exclusive
+    /// `flock`, after re-reading the files that changed on disk. The session
+    /// holds no reference to the item arrays meanwhile, so `write` edits them
+    /// in place (no copy-on-write).
+    private func lockedWrite<T>(_ write: (inout State) throws -> T) throws -> T {
         try mutex.withLock {
             guard var state else { throw lockedError }
-            // Own the only reference to the item arrays while editing them (no copy-on-write).
             self.state = nil
             defer { self.state = state }
             return try LockFile.withExclusiveLock(directory: directory.path, timeout: directory.lockTimeout) {
                 try refresh(.local, &state)
                 try refresh(.shared, &state)
-                var contents = VaultContents(local: state.local.items, shared: state.shared.items)
-                // Hand the arrays over, so that the body edits a large vault in
-                // place instead of copying it; `plaintext` still holds the old state.
-                for store in Store.allCases { state[store].items = [] }
-                let result: T
-                do {
-                    result = try body(&contents)
-                    if let item = contents.shared.first(where: { $0.accessible.isThisDeviceOnly }) {
-                        throw thisDeviceOnlyError(item)
-                    }
-                } catch {
-                    for store in Store.allCases { Self.restoreItems(&state[store]) }
-                    throw error
-                }
-                // Shared first, then local, as in `changePassword`; each file is atomic on its own, the pair is not.
-                for (index, store) in [Store.shared, .local].enumerated() {
-                    var items = contents[store]
-                    contents[store] = []
-                    let plaintext = RecordCodec.encode(&items)
-                    let old = state.withFile(store) { $0.wholePlaintext() }
-                    guard !plaintext.hasSameBytes(as: old) else {
-                        state.withFile(store) { $0.adopt(items, plaintext: plaintext) }
-                        continue
-                    }
-                    do {
-                        // Items only added at the end go into an appendix: no re-sealing of the whole file.
-                        if let records = RecordCodec.appendedRecords(from: old, to: plaintext),
-                           try state.withFile(store, { try Self.append(records, store: store, file: &$0, directory: directory.path) }) {
-                            state.withFile(store) { $0.adopt(items, plaintext: plaintext) }
-                        } else {
-                            try Self.save(items, plaintext: plaintext, store: store, file: &state[store], directory: directory.path,
-                                          rotateBackups: !deferRotation)
-                        }
-                        itemsRevision += 1
-                    } catch {
-                        state[store].needsReload = true
-                        if index == 0 { Self.restoreItems(&state.local) }
-                        throw error
-                    }
-                }
-                return result
+                return try write(&state)
             }
         }
     }
@@ -251,37 +260,29 @@ public final class VaultSession: @unchecked Sendable {
     /// - Throws: whatever `body` throws; the errors of `modify` (a
     ///   `…ThisDeviceOnly` item for `shared` included).
     public func add(to store: Store, _ body: (VaultContents) throws -> Item?) throws -> Bool {
-        try mutex.withLock {
-            guard var state else { throw lockedError }
-            // Own the only reference to the item arrays while appending (no copy-on-write).
-            self.state = nil
-            defer { self.state = state }
-            return try LockFile.withExclusiveLock(directory: directory.path, timeout: directory.lockTimeout) {
-                try refresh(.local, &state)
-                try refresh(.shared, &state)
-                guard let item = try body(VaultContents(local: state.local.items, shared: state.shared.items)) else { return false }
-                if store == .shared, item.accessible.isThisDeviceOnly { throw thisDeviceOnlyError(item) }
-                var added = [item]
-                let records = RecordCodec.encode(&added)
-                do {
-                    try state.withFile(store) { file in
-                        if try Self.append(records, store: store, file: &file, directory: directory.path) {
-                            file.adopt(adding: added, records: records)
-                        } else {
-                            var items = file.items
-                            file.items = []
-                            items.append(contentsOf: added)
-                            try Self.save(items, plaintext: RecordCodec.encode(&items), store: store, file: &file,
-                                          directory: directory.path, rotateBackups: !deferRotation)
-                        }
+        try lockedWrite { state in
+            guard let item = try body(VaultContents(local: state.local.items, shared: state.shared.items)) else { return false }
+            if store == .shared, item.accessible.isThisDeviceOnly { throw thisDeviceOnlyError(item) }
+            var added = [item]
+            let records = RecordCodec.encode(&added)
+            do {
+                try state.withFile(store) { file in
+                    if try Self.append(records, store: store, file: &file, directory: directory.path) {
+                        file.adopt(adding: added, records: records)
+                    } else {
+                        var items = file.items
+                        file.items = []
+                        items.append(contentsOf: added)
+                        try Self.save(items, plaintext: RecordCodec.encode(&items), store: store, file: &file,
+                                      directory: directory.path, rotateBackups: !deferRotation)
                     }
-                } catch {
-                    state.withFile(store) { $0.needsReload = true }
-                    throw error
                 }
-                itemsRevision += 1
-                return true
+            } catch {
+                state.withFile(store) { $0.needsReload = true }
+                throw error
             }
+            itemsRevision += 1
+            return true
         }
     }
 
