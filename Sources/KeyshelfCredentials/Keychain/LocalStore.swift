@@ -32,6 +32,16 @@ public struct LocalStore: Sendable {
         }
     }
 
+    /// The item `add(item, now:)` would put after the last one, when no item
+    /// matches `existing` and no tombstone would be revived; nil otherwise
+    /// (the caller's add changes an item in place). Changes nothing.
+    /// - Throws: what `add` throws.
+    public func appended(_ item: Item, unlessAny existing: ItemQuery, now: Date) throws -> Item? {
+        guard items.firstIndex(inPlace: existing.matches) == nil else { return nil }
+        let (new, placement) = try placing(item, now: now)
+        return placement == .end ? new : nil
+    }
+
     /// Where `add` puts a new item.
     public enum Placement: Sendable, Equatable {
         /// After the last item.

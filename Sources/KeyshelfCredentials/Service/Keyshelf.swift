@@ -433,10 +433,9 @@ public final class Keyshelf {
         accessible: Accessible, accessControl: AccessControl, now: Date
     ) throws -> Item? {
         try PasswordText.validate(password, for: "the password for \(InertText.quoted(account)) on \(server.display)")
-        guard store.items.firstIndex(inPlace: ItemQuery.internet(server, account: account).matches) == nil else { return nil }
-        let (item, placement) = try store.placing(localRecord(server: server, account: account, password: password, comment: comment,
-                                                              accessible: accessible, accessControl: accessControl), now: now)
-        return placement == .end ? item : nil
+        return try store.appended(localRecord(server: server, account: account, password: password, comment: comment,
+                                              accessible: accessible, accessControl: accessControl),
+                                  unlessAny: .internet(server, account: account), now: now)
     }
 
     private static func localRecord(

@@ -130,9 +130,8 @@ public struct SharedWebCredentials: Sendable {
     ///   `errSecDuplicateItem`).
     public func appendedItem(server: ServerName, account: String, password: Secret, comment: String? = nil, now: Date = Date()) throws -> Item? {
         try Self.check(account: account, password: password, server: server)
-        guard items.firstIndex(inPlace: ItemQuery.internet(server, account: account).matches) == nil else { return nil }
-        let (item, placement) = try LocalStore(items: items).placing(Self.record(server: server, account: account, password: password, comment: comment ?? ""), now: now)
-        return placement == .end ? item : nil
+        return try LocalStore(items: items).appended(Self.record(server: server, account: account, password: password, comment: comment ?? ""),
+                                                     unlessAny: .internet(server, account: account), now: now)
     }
 
     private static func check(account: String, password: Secret?, server: ServerName) throws {
