@@ -36,14 +36,14 @@ enum FileAppend {
         guard s.st_nlink == 1 else { return nil }
         do {
             if Int(s.st_size) > offset, ftruncate(fd, off_t(offset)) != 0 { throw FileSystem.ioError(path, "cut off an unfinished append") }
-            try write(appendix, at: offset, fd: fd, path: path)
+            try appendix.withUnsafeBytes { try FileSystem.writeAll(fd, $0, at: offset, path: path) }
             guard fdatasync(fd) == 0 else { throw FileSystem.ioError(path, "sync the file") }
             let changed = (header.indices.first { header[$0] != oldHeader[$0] } ?? header.count)..<header.count
             do {
-                try write(Array(header[changed]), at: changed.lowerBound, fd: fd, path: path)
+                try header[changed].withUnsafeBytes { try FileSystem.writeAll(fd, $0, at: changed.lowerBound, path: path) }
                 guard fdatasync(fd) == 0 else { throw FileSystem.ioError(path, "sync the file") }
             } catch {
-                try? write(Array(oldHeader[changed]), at: changed.lowerBound, fd: fd, path: path)
+                try? oldHeader[changed].withUnsafeBytes { try FileSystem.writeAll(fd, $0, at: changed.lowerBound, path: path) }
                 throw error
             }
         } catch {
@@ -53,19 +53,5 @@ enum FileAppend {
         }
         guard fstat(fd, &s) == 0 else { throw FileSystem.ioError(path, "examine the file") }
         return FileIdentity(s)
-    }
-
-    private static func write(_ bytes: [UInt8], at offset: Int, fd: Int32, path: String) throws {
-        var done = 0
-        try bytes.withUnsafeBytes { b in
-            while done < b.count {
-                let n = pwrite(fd, b.baseAddress! + done, b.count - done, off_t(offset + done))
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw FileSystem.ioError(path, "write the file")
-                }
-                done += n
-            }
-        }
     }
 }

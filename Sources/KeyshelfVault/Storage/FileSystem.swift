@@ -209,12 +209,14 @@ enum FileSystem {
         guard fsync(fd) == 0 else { throw ioError(path, "sync the directory") }
     }
 
-    /// Writes all of `bytes` to `fd`, retrying short writes and `EINTR`.
+    /// Writes all of `bytes` to `fd` at its position, or at byte `offset`
+    /// (`pwrite`, the position unchanged), retrying short writes and `EINTR`.
     /// - Throws: `.io` naming `path`.
-    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws {
+    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int? = nil, path: String) throws {
         var done = 0
         while done < bytes.count {
-            let n = write(fd, bytes.baseAddress! + done, bytes.count - done)
+            let n = offset.map { pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t($0 + done)) }
+                ?? write(fd, bytes.baseAddress! + done, bytes.count - done)
             if n < 0 {
                 if errno == EINTR { continue }
                 throw ioError(path, "write the file")
