@@ -289,8 +289,7 @@ import KeyshelfCrypto
         _ = try vault.directory.create(password: testPassword, limits: .minimum)
         var bytes = Array(try readBytes(vault.file(.local)).prefix(VaultHeader.byteCount))
         withUnsafeBytes(of: UInt64(4 + length).littleEndian) { bytes.replaceSubrange(120..<128, with: $0) }
-        let checksum = bytes.withUnsafeBytes { GenericHash.hash(UnsafeRawBufferPointer(rebasing: $0[0..<128]), byteCount: 16) }
-        bytes.replaceSubrange(128..<144, with: checksum)
+        bytes = withValidChecksum(bytes)
         withUnsafeBytes(of: UInt32(length).littleEndian) { bytes.append(contentsOf: $0) }
         bytes += [UInt8](repeating: 0, count: length)
         try writeBytes(bytes, to: vault.file(.local))
@@ -323,9 +322,7 @@ import KeyshelfCrypto
         _ = try vault.directory.create(password: testPassword, limits: .minimum)
         var bytes = try readBytes(vault.file(.local))
         withUnsafeBytes(of: UInt64.max.littleEndian) { bytes.replaceSubrange(120..<128, with: $0) }
-        let checksum = bytes.withUnsafeBytes { GenericHash.hash(UnsafeRawBufferPointer(rebasing: $0[0..<128]), byteCount: 16) }
-        bytes.replaceSubrange(128..<144, with: checksum)
-        try writeBytes(bytes, to: vault.file(.local))
+        try writeBytes(withValidChecksum(bytes), to: vault.file(.local))
         #expect(OpenFailureTests.failedOpen(vault)?.code == .truncated)
     }
 

@@ -108,9 +108,7 @@ import KeyshelfCrypto
         var out = bytes
         withUnsafeBytes(of: opslimit.littleEndian) { out.replaceSubrange(16..<24, with: $0) }
         withUnsafeBytes(of: memlimitBytes.littleEndian) { out.replaceSubrange(24..<32, with: $0) }
-        let sum = out.withUnsafeBytes { GenericHash.hash(UnsafeRawBufferPointer(rebasing: $0[0..<128]), byteCount: 16) }
-        out.replaceSubrange(128..<144, with: sum)
-        return out
+        return withValidChecksum(out)
     }
 
     @Test(arguments: [(UInt64(3), UInt64(64) << 30), (UInt64(1) << 40, UInt64(8192))])

@@ -64,6 +64,21 @@ func startStress(_ arguments: [String], output: Pipe? = nil, nobodysCopy: String
         }
     }
 
+    /// Starts `vault-stress arguments`, waits until it is in its save loop
+    /// (its first printed number), then kills it with SIGKILL at a random moment.
+    /// - Returns: the child's standard output, and the first number it printed.
+    static func killAtARandomMoment(_ arguments: [String], round: Int, using generator: inout SystemRandomNumberGenerator) throws -> (FileHandle, Int?) {
+        let output = Pipe()
+        let child = try startStress(arguments, output: output)
+        let first = readGeneration(output.fileHandleForReading)
+        #expect(first != nil, "round \(round): the child saved nothing")
+        usleep(UInt32.random(in: 0...3000, using: &generator))
+        kill(child.processIdentifier, SIGKILL)
+        child.waitUntilExit()
+        #expect(child.terminationReason == .uncaughtSignal, "round \(round): the child exited on its own")
+        return (output.fileHandleForReading, first)
+    }
+
     @Test func killingAWriterAtRandomMomentsNeverLosesTheVault() throws {
         let vault = TemporaryVault()
         defer { vault.cleanUp() }
@@ -81,16 +96,7 @@ func startStress(_ arguments: [String], output: Pipe? = nil, nobodysCopy: String
         var lastSeen = 0
         var generator = SystemRandomNumberGenerator()
         for round in 0..<200 {
-            let output = Pipe()
-            let child = try startStress(["churn", vault.path], output: output)
-            // Wait until the child is in its save loop, then kill it at a random moment.
-            let first = Self.readGeneration(output.fileHandleForReading)
-            #expect(first != nil, "round \(round): the child saved nothing")
-            usleep(UInt32.random(in: 0...3000, using: &generator))
-            kill(child.processIdentifier, SIGKILL)
-            child.waitUntilExit()
-            #expect(child.terminationReason == .uncaughtSignal, "round \(round): the child exited on its own")
-
+            let (output, _) = try Self.killAtARandomMoment(["churn", vault.path], round: round, using: &generator)
             let contents = try vault.directory.unlock(password: testPassword).contents()
             var generations = [Store: Int]()
             for store in Store.allCases {
@@ -105,7 +111,7 @@ func startStress(_ arguments: [String], output: Pipe? = nil, nobodysCopy: String
             let shared = generations[.shared] ?? -1, local = generations[.local] ?? -1
             #expect(shared >= lastSeen && (local == shared || local == shared - 1), "round \(round): shared \(shared), local \(local), last \(lastSeen)")
             lastSeen = shared
-            try? output.fileHandleForReading.close()
+            try? output.close()
         }
         #expect(lastSeen >= 200)
     }
@@ -120,17 +126,11 @@ func startStress(_ arguments: [String], output: Pipe? = nil, nobodysCopy: String
         var acknowledged = 0
         var generator = SystemRandomNumberGenerator()
         for round in 0..<100 {
-            let output = Pipe()
-            let child = try startStress(["grow", vault.path], output: output)
-            var last = Self.readGeneration(output.fileHandleForReading)
-            #expect(last != nil, "round \(round): the child saved nothing")
-            usleep(UInt32.random(in: 0...3000, using: &generator))
-            kill(child.processIdentifier, SIGKILL)
-            child.waitUntilExit()
+            var (output, last) = try Self.killAtARandomMoment(["grow", vault.path], round: round, using: &generator)
             // Counts the child printed before it died: each one's save had returned.
-            while let count = Self.readGeneration(output.fileHandleForReading) { last = count }
+            while let count = Self.readGeneration(output) { last = count }
             acknowledged = max(acknowledged, last ?? 0)
-            try? output.fileHandleForReading.close()
+            try? output.close()
 
             let accounts = try vault.directory.unlock(password: testPassword).contents().shared.map(\.account)
             #expect(accounts == (0..<accounts.count).map(String.init), "round \(round): items missing or out of order")

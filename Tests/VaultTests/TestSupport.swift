@@ -33,6 +33,15 @@ func sampleItem(_ n: Int, server: String = "example.com", accessible: Accessible
         password: Secret(utf8: "pw-\(n)-\u{1F511}"))
 }
 
+/// `bytes` with its header checksum (bytes 128..<144) recomputed, as a
+/// hostile or future file that changed a header field would have it.
+func withValidChecksum(_ bytes: [UInt8]) -> [UInt8] {
+    var out = bytes
+    let sum = out.withUnsafeBytes { GenericHash.hash(UnsafeRawBufferPointer(rebasing: $0[0..<128]), byteCount: 16) }
+    out.replaceSubrange(128..<144, with: sum)
+    return out
+}
+
 func readBytes(_ path: String) throws -> [UInt8] {
     [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
 }
