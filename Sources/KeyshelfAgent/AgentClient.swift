@@ -7,15 +7,21 @@ import KeyshelfVault
 
 /// Talks to the agent of one vault directory (docs/agent-protocol.md).
 ///
-/// Every call connects, checks that the socket directory is safe and that
-/// the agent runs under this uid (`SO_PEERCRED`), sends one request and
-/// reads one reply. No agent, or a stale socket, reads as "locked".
+/// Every call connects (waiting at most `connectTimeoutSeconds`), checks
+/// that the socket directory is safe and that the agent runs under this uid
+/// (`SO_PEERCRED`) and is not stopped, sends one request and reads one
+/// reply. No agent reads as "locked"; an agent that is gone (a stale socket,
+/// a connection closed without a reply) or does not answer is an
+/// `AgentError` (`.notRunning`, `.notResponding`), so the caller can say why
+/// it takes the password path.
 public enum AgentClient {
-    /// Seconds a client waits for one reply before giving up.
-    static let replyTimeoutSeconds = 5
+    /// Seconds a client waits for room in the agent's backlog.
+    static let connectTimeoutSeconds = 0.5
+    /// Seconds a client waits for the whole exchange (request and reply).
+    static let replyTimeoutSeconds = 5.0
     /// Seconds a client waits for the reply to a credentials operation: longer
     /// than the agent's own wait for the vault's lock (`AgentService.lockTimeoutSeconds`).
-    static let operationTimeoutSeconds = 15
+    static let operationTimeoutSeconds = 15.0
     /// Consent round trips one operation may take (a new question after each
     /// answer means the vault changed meanwhile).
     static let maximumConsentRounds = 4
@@ -112,13 +118,20 @@ public enum AgentClient {
 
     // MARK: Requests
 
-    /// The agent's status, or nil when none runs for `location`.
+    /// The agent's status, or nil when none runs for `location` (a stale
+    /// socket included: `unlock` then starts a new agent).
     /// - Throws: `AgentError`.
     public static func status(_ location: AgentLocation) throws -> AgentStatus? {
         var request = FrameWriter()
         request.integer(AgentProtocol.version)
         request.integer(AgentProtocol.Operation.status.rawValue)
-        guard let (reply, reader) = try exchange(location, request) else { return nil }
+        let answer: (AgentProtocol.Reply, FrameReader)?
+        do {
+            answer = try exchange(location, request)
+        } catch let error as AgentError where error.code == .notRunning {
+            return nil
+        }
+        guard let (reply, reader) = answer else { return nil }
         guard reply == .ok || reply == .locked else { throw unexpected(reply) }
         var r = reader
         return try readStatus(&r, location)
@@ -185,6 +198,8 @@ public enum AgentClient {
         request.integer(AgentProtocol.Operation.lock.rawValue)
         do {
             return try exchange(location, request) != nil
+        } catch let error as AgentError where error.code == .notRunning {
+            return false
         } catch let error as AgentError where error.code == .otherVersion {
             // An agent of another keyshelf version (upgraded while unlocked), checked
             // to run under this uid: every version locks on SIGTERM.
@@ -195,21 +210,38 @@ public enum AgentClient {
 
     // MARK: Plumbing
 
-    /// Sends `request` and reads the reply's version and status byte.
-    /// - Returns: nil when the directory or socket is absent or nobody listens.
+    /// Sends `request` and reads the reply's version and status byte, all
+    /// within `timeoutSeconds`.
+    /// - Returns: nil when the directory or socket is absent.
+    /// - Throws: `AgentError` `.notRunning` (stale socket, closed without a
+    ///   reply), `.notResponding` (stopped, too slow), `.protocolError`
+    ///   (another uid: refused before a byte is sent; a broken reply), `.io`.
     private static func exchange(_ location: AgentLocation, _ request: FrameWriter,
-                                 timeoutSeconds: Int = replyTimeoutSeconds) throws -> (AgentProtocol.Reply, FrameReader)? {
-        guard try location.checkDirectory(create: false), let fd = try AgentSocket.connect(location.socketPath) else {
+                                 timeoutSeconds: Double = replyTimeoutSeconds) throws -> (AgentProtocol.Reply, FrameReader)? {
+        guard try location.checkDirectory(create: false) else { return nil }
+        let fd: Int32
+        switch try AgentSocket.connect(location.socketPath, timeoutSeconds: connectTimeoutSeconds) {
+        case .absent:
             return nil
+        case .stale:
+            throw AgentError(.notRunning, "the agent for this vault is gone: nobody listens on \(location.socketPath) (it was killed or crashed); `keyshelf unlock` starts a new one")
+        case .connected(let connected):
+            fd = connected
         }
         defer { close(fd) }
+        // Who serves the socket, before a byte is sent: keys and passwords travel here.
         let (owner, pid) = try AgentSocket.peer(fd)
         guard owner == getuid() else {
             throw AgentError(.protocolError, "the agent socket \(location.socketPath) is served by uid \(owner), not by you; refusing to use it")
         }
-        AgentSocket.setTimeout(fd, seconds: Double(timeoutSeconds))
-        try AgentSocket.send(fd, request)
-        guard let body = try AgentSocket.receive(fd, maximumByteCount: AgentProtocol.maximumReplyByteCount) else { return nil }
+        guard !AgentSocket.isStopped(pid) else {
+            throw AgentError(.notResponding, "the agent (pid \(pid)) is stopped (SIGSTOP or a debugger); not waiting for it")
+        }
+        let deadline = Clock.now() + timeoutSeconds
+        try AgentSocket.send(fd, request, deadline: deadline)
+        guard let body = try AgentSocket.receive(fd, maximumByteCount: AgentProtocol.maximumReplyByteCount, deadline: deadline, peer: pid) else {
+            throw AgentError(.notRunning, "the agent (pid \(pid)) closed the connection without answering; it may have crashed")
+        }
         var reader = FrameReader(body)
         do {
             let version = try reader.integer(UInt8.self)
@@ -261,20 +293,19 @@ public enum AgentClient {
         }
         let deadline = Date().addingTimeInterval(startTimeoutSeconds)
         while Date() < deadline {
-            if let fd = try AgentSocket.connect(location.socketPath) {
-                close(fd)
-                return
-            }
+            if try listens(location) { return }
             var status: Int32 = 0
-            if waitpid(pid, &status, WNOHANG) == pid {
-                // It exited: another agent won the lock file and is about to listen, or it failed.
-                if let fd = try AgentSocket.connect(location.socketPath) {
-                    close(fd)
-                    return
-                }
-            }
+            // It exited: another agent won the lock file and is about to listen, or it failed.
+            if waitpid(pid, &status, WNOHANG) == pid, try listens(location) { return }
             usleep(10_000)
         }
         throw AgentError(.startFailed, "the agent did not start listening on \(location.socketPath) within \(Int(startTimeoutSeconds)) seconds")
+    }
+
+    /// Whether an agent accepts connections at `location` (nothing is sent).
+    private static func listens(_ location: AgentLocation) throws -> Bool {
+        guard case .connected(let fd) = try AgentSocket.connect(location.socketPath, timeoutSeconds: connectTimeoutSeconds) else { return false }
+        close(fd)
+        return true
     }
 }

@@ -13,6 +13,13 @@ public struct AgentError: Error, Equatable, CustomStringConvertible, Sendable {
         /// The agent runs another version of the protocol (keyshelf was
         /// upgraded while it was unlocked); `agentPID` is its process.
         case otherVersion
+        /// The agent's socket is left but the agent is gone: nobody listens
+        /// (`ECONNREFUSED`), or it closed the connection without answering
+        /// (killed or crashed).
+        case notRunning
+        /// The agent is there but does not answer: stopped (SIGSTOP), stuck,
+        /// or too slow for the client's connect or reply deadline.
+        case notResponding
         /// A system call failed.
         case io
     }

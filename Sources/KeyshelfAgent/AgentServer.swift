@@ -1,7 +1,6 @@
+import Foundation
 import Glibc
-import KeyshelfCredentials
 import KeyshelfCrypto
-import KeyshelfVault
 
 /// The agent process: holds one vault's password keys in sodium memory,
 /// hands them to same-uid clients over its Unix socket, and answers the
@@ -12,7 +11,10 @@ import KeyshelfVault
 /// (docs/agent-protocol.md, "Lifetime").
 ///
 /// Started by `AgentClient.unlock` as `keyshelf __agent DIR VAULT`. One
-/// request per connection, served one at a time.
+/// request per connection. Each connection is read and answered on its own
+/// thread, with a deadline for the whole request, so an idle or stopped
+/// client holds off nobody; the requests themselves run one at a time
+/// (`AgentCore`).
 public enum AgentServer {
     /// The hidden subcommand that runs the agent.
     public static let commandName = "__agent"
@@ -22,6 +24,8 @@ public enum AgentServer {
     static let requestTimeoutSeconds = 1.0
     /// Seconds one connection may take to read its whole reply.
     static let replyTimeoutSeconds = 2.0
+    /// Connections served at once; more wait in the listen backlog until one ends.
+    static let maximumConnections = 64
     /// Longest poll, in milliseconds, so the limits are re-checked after a suspend.
     static let maximumPollMilliseconds: Int32 = 60_000
 
@@ -58,23 +62,24 @@ public enum AgentServer {
             close(listenFD)
         }
         let signalReadFD = try installSignalHandlers()
-        var state = AgentState(now: Clock.now())
-        let service = AgentService(vaultPath: location.vaultPath)
-        defer {
-            service.close()
-            state.wipe()
-        }
-        while !state.isFinished(at: Clock.now()) {
-            let wait = min(state.secondsUntilDeadline(at: Clock.now()) * 1000 + 1, Double(maximumPollMilliseconds))
-            var fds = [pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0), pollfd(fd: signalReadFD, events: Int16(POLLIN), revents: 0)]
-            let ready = poll(&fds, 2, Int32(max(wait, 0)))
+        let wakeup = try AgentWakeup()
+        let core = AgentCore(location: location, now: Clock.now(), wakeup: wakeup)
+        // Waits for the operation under way (a write finishes and is saved), then wipes.
+        defer { core.finish() }
+        while let wait = core.secondsUntilDeadline(at: Clock.now()) {
+            let accepting = core.connectionCount < maximumConnections
+            var fds = [pollfd(fd: signalReadFD, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: wakeup.readFD, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: accepting ? listenFD : -1, events: Int16(POLLIN), revents: 0)]
+            let ready = poll(&fds, 3, Int32(max(min(wait * 1000 + 1, Double(maximumPollMilliseconds)), 0)))
             if ready < 0 && errno != EINTR { throw AgentSocket.ioError("wait for clients") }
-            if fds[1].revents != 0 { return }
-            if fds[0].revents & Int16(POLLIN) != 0 {
+            if fds[0].revents != 0 { return }
+            if fds[1].revents != 0 { wakeup.drain() }
+            if fds[2].revents & Int16(POLLIN) != 0 {
                 let fd = accept(listenFD, nil, nil)
                 if fd >= 0 {
-                    serveConnection(fd, location: location, state: &state, service: service)
-                    close(fd)
+                    core.connectionStarted()
+                    Thread.detachNewThread { serveConnection(fd, core: core) }
                 }
             }
         }
@@ -96,179 +101,46 @@ public enum AgentServer {
         return ends[0]
     }
 
-    /// Reads one request from `fd` and answers it. A peer of another uid is
-    /// dropped without a reply.
-    private static func serveConnection(_ fd: Int32, location: AgentLocation, state: inout AgentState, service: AgentService) {
+    /// Reads one request from `fd`, answers it and closes `fd`; runs on the
+    /// connection's own thread. A peer of another uid is dropped without a
+    /// reply, and so is one that does not send its whole request within
+    /// `requestTimeoutSeconds` or sends more than the protocol allows.
+    private static func serveConnection(_ fd: Int32, core: AgentCore) {
+        defer {
+            close(fd)
+            core.connectionEnded()
+        }
         guard let uid = try? AgentSocket.peer(fd).uid, uid == getuid() else { return }
-        // Whole-frame deadlines: one connection is served at a time, so a peer
-        // that trickles bytes must not hold off others, `lock` or a signal.
         guard let body = try? AgentSocket.receive(fd, maximumByteCount: AgentProtocol.maximumRequestByteCount,
                                                   deadline: Clock.now() + requestTimeoutSeconds) else { return }
-        let now = Clock.now()
-        // A limit that ran out while the request arrived: nothing more is answered.
-        guard !state.isFinished(at: now) else { return }
-        var reply = FrameWriter()
-        reply.integer(AgentProtocol.version)
+        let response = core.respond(to: body)
+        try? AgentSocket.send(fd, response.reply, deadline: Clock.now() + replyTimeoutSeconds)
         // A write leaves its backup rotation for after the reply (AgentService.afterReply).
-        var wrote = false
-        do {
-            var request = FrameReader(body)
-            guard try request.integer(UInt8.self) == AgentProtocol.version else {
-                reply.integer(AgentProtocol.Reply.unsupportedVersion.rawValue)
-                try? AgentSocket.send(fd, reply, deadline: Clock.now() + replyTimeoutSeconds)
-                return
-            }
-            switch AgentProtocol.Operation(rawValue: try request.integer(UInt8.self)) {
-            case .status:
-                reply.integer((state.unlocked ? AgentProtocol.Reply.ok : .locked).rawValue)
-                writeStatus(&reply, state: state, location: location, now: now)
-            case .unlock:
-                guard try request.string() == location.vaultPath else { throw AgentProtocol.MalformedFrame(reason: "another vault") }
-                let timeouts = AgentTimeouts(idleSeconds: try request.integer(UInt32.self), maximumSeconds: try request.integer(UInt32.self))
-                let keys = try request.keys()
-                guard !keys.isEmpty, request.isAtEnd, timeouts.idleSeconds > 0, timeouts.maximumSeconds > 0,
-                      timeouts.idleSeconds <= AgentTimeouts.ceilingSeconds, timeouts.maximumSeconds <= AgentTimeouts.ceilingSeconds else {
-                    throw AgentProtocol.MalformedFrame(reason: "bad unlock request")
-                }
-                service.close()
-                state.unlock(keys, timeouts: timeouts, now: now)
-                reply.integer(AgentProtocol.Reply.ok.rawValue)
-                writeStatus(&reply, state: state, location: location, now: now)
-            case .keys:
-                if state.unlocked {
-                    state.touch(now: now)
-                    reply.integer(AgentProtocol.Reply.ok.rawValue)
-                    reply.string(location.vaultPath)
-                    reply.keys(state.keys)
-                } else {
-                    reply.integer(AgentProtocol.Reply.locked.rawValue)
-                }
-            case .lock:
-                service.close()
-                state.lock()
-                reply.integer(AgentProtocol.Reply.ok.rawValue)
-            case let code?:
-                let (operation, answers) = try request.operation(code)
-                guard request.isAtEnd else { throw AgentProtocol.MalformedFrame(reason: "bytes after the request") }
-                reply = perform(operation, answers: answers, state: &state, service: service, now: now)
-                if case .add = operation { wrote = true }
-            case nil:
-                throw AgentProtocol.MalformedFrame(reason: "unknown operation")
-            }
-        } catch {
-            reply = FrameWriter()
-            reply.integer(AgentProtocol.version)
-            reply.integer(AgentProtocol.Reply.badRequest.rawValue)
-        }
-        try? AgentSocket.send(fd, reply, deadline: Clock.now() + replyTimeoutSeconds)
-        if wrote { service.afterReply() }
-    }
-
-    /// The reply to a credentials operation (docs/agent-protocol.md, "Operations").
-    private static func perform(_ operation: AgentOperation, answers: ConsentAnswers, state: inout AgentState,
-                                service: AgentService, now: Double) -> FrameWriter {
-        var reply = FrameWriter()
-        reply.integer(AgentProtocol.version)
-        guard state.unlocked else {
-            reply.integer(AgentProtocol.Reply.locked.rawValue)
-            return reply
-        }
-        state.touch(now: now)
-        switch service.perform(operation, answers: answers, keys: state.keys) {
-        case .done(let result):
-            reply.integer(AgentProtocol.Reply.ok.rawValue)
-            reply.result(result)
-            if reply.byteCount > AgentProtocol.maximumReplyByteCount {
-                reply = FrameWriter()
-                reply.integer(AgentProtocol.version)
-                reply.integer(AgentProtocol.Reply.useVault.rawValue)
-                reply.string("the reply is larger than \(AgentProtocol.maximumReplyByteCount) bytes")
-            }
-        case .consentNeeded(let request):
-            reply.integer(AgentProtocol.Reply.consentNeeded.rawValue)
-            reply.consentRequest(request)
-        case .failed(let error):
-            reply.integer(AgentProtocol.Reply.failed.rawValue)
-            reply.integer(error.status.rawValue)
-            reply.string(error.reason)
-        case .useVault(let reason):
-            reply.integer(AgentProtocol.Reply.useVault.rawValue)
-            reply.string(reason)
-        case .keysRejected:
-            // The master password changed behind this agent: its keys are useless.
-            service.close()
-            state.lock()
-            reply.integer(AgentProtocol.Reply.locked.rawValue)
-        }
-        return reply
-    }
-
-    private static func writeStatus(_ reply: inout FrameWriter, state: AgentState, location: AgentLocation, now: Double) {
-        reply.integer(Int32(getpid()))
-        reply.integer(state.unlocked ? UInt64(max(0, state.idleDeadline - now).rounded(.up)) : 0)
-        reply.integer(state.unlocked ? UInt64(max(0, state.absoluteDeadline - now).rounded(.up)) : 0)
-        reply.integer(UInt8(state.unlocked ? 1 : 0))
-        reply.string(location.vaultPath)
+        if response.wrote { core.afterReply() }
     }
 }
 
-/// The agent's keys and limits. Times are `Clock.now()` seconds.
-struct AgentState {
-    private(set) var keys: [VaultPasswordKey] = []
-    private var idleSeconds = 0.0
-    private(set) var idleDeadline: Double
-    private(set) var absoluteDeadline: Double
-    /// Set by `lock()` and by a limit running out: the agent then exits.
-    private var locked = false
+/// A self-pipe that wakes the agent's main loop when a connection thread
+/// changed its limits (`unlock`, `lock`) or freed a connection slot.
+final class AgentWakeup: Sendable {
+    let readFD: Int32
+    private let writeFD: Int32
 
-    /// A fresh agent, waiting `AgentServer.firstUnlockSeconds` for its keys.
-    init(now: Double) {
-        idleDeadline = now + AgentServer.firstUnlockSeconds
-        absoluteDeadline = idleDeadline
+    init() throws {
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { throw AgentSocket.ioError("create a pipe") }
+        for end in ends { _ = fcntl(end, F_SETFL, O_NONBLOCK) }
+        readFD = ends[0]
+        writeFD = ends[1]
     }
 
-    var unlocked: Bool { !keys.isEmpty }
-
-    mutating func unlock(_ newKeys: [VaultPasswordKey], timeouts: AgentTimeouts, now: Double) {
-        wipe()
-        keys = newKeys
-        idleSeconds = Double(timeouts.idleSeconds)
-        idleDeadline = now + idleSeconds
-        absoluteDeadline = now + Double(timeouts.maximumSeconds)
+    func wake() {
+        var byte: UInt8 = 1
+        _ = write(writeFD, &byte, 1)
     }
 
-    /// A use: the idle limit starts again.
-    mutating func touch(now: Double) {
-        idleDeadline = now + idleSeconds
-    }
-
-    mutating func lock() {
-        wipe()
-        locked = true
-    }
-
-    /// Zeroes every key (`sodium_memzero`) and forgets them.
-    mutating func wipe() {
-        for key in keys { key.key.wipe() }
-        keys = []
-    }
-
-    /// Seconds until the next limit.
-    func secondsUntilDeadline(at now: Double) -> Double {
-        min(idleDeadline, absoluteDeadline) - now
-    }
-
-    func isFinished(at now: Double) -> Bool {
-        locked || secondsUntilDeadline(at: now) <= 0
-    }
-}
-
-/// Seconds since boot, counting time suspended (`CLOCK_BOOTTIME`), so a
-/// laptop that slept past a limit is locked when it wakes.
-enum Clock {
-    static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_BOOTTIME, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    func drain() {
+        var bytes = [UInt8](repeating: 0, count: 64)
+        while read(readFD, &bytes, bytes.count) > 0 {}
     }
 }

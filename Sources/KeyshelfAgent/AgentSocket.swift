@@ -26,24 +26,45 @@ enum AgentSocket {
         return address
     }
 
-    /// A connected socket to `path`, or nil when nobody listens there (no
-    /// file, or a stale socket left by a killed agent).
-    /// - Throws: `AgentError.io` for other failures.
-    static func connect(_ path: String) throws -> Int32? {
+    /// What `connect` found at a socket path.
+    enum Connection {
+        /// No socket file (or no directory): no agent was ever started, or it locked.
+        case absent
+        /// A socket file nobody listens on (`ECONNREFUSED`): its agent was killed or crashed.
+        case stale
+        /// A connected socket; the caller closes it.
+        case connected(Int32)
+    }
+
+    /// Connects to `path`, waiting at most `timeoutSeconds` for room in the
+    /// listener's backlog (Linux applies `SO_SNDTIMEO` to a Unix-socket
+    /// `connect`), so a stopped agent whose backlog is full cannot hang the client.
+    /// - Throws: `AgentError.notResponding` when the wait runs out; `.io` for other failures.
+    static func connect(_ path: String, timeoutSeconds: Double) throws -> Connection {
         var address = try address(path)
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw ioError("create a socket") }
-        let rc = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        setTimeout(fd, seconds: timeoutSeconds)
+        var rc: Int32
+        repeat {
+            rc = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            }
+        } while rc != 0 && errno == EINTR
+        guard rc != 0 else { return .connected(fd) }
+        let code = errno
+        close(fd)
+        switch code {
+        case ENOENT: return .absent
+        case ECONNREFUSED: return .stale
+        case EAGAIN, EINPROGRESS:
+            throw AgentError(.notResponding, "the agent at \(path) accepted no connection within \(timeoutSeconds) s (stopped or stuck)")
+        default: throw ioError("connect to the agent at \(path)", code)
         }
-        if rc != 0 {
-            let code = errno
-            close(fd)
-            if code == ENOENT || code == ECONNREFUSED { return nil }
-            throw ioError("connect to the agent at \(path)", code)
-        }
-        return fd
     }
+
+    /// Connections the kernel queues for the agent before `connect` waits.
+    static let listenBacklog: Int32 = 128
 
     /// A listening socket bound to `path` with mode 0600. A file already at
     /// `path` is removed first: the caller holds the agent's lock file, so it
@@ -59,7 +80,7 @@ enum AgentSocket {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         umask(previous)
-        guard rc == 0, chmod(path, 0o600) == 0, Glibc.listen(fd, 16) == 0 else {
+        guard rc == 0, chmod(path, 0o600) == 0, Glibc.listen(fd, listenBacklog) == 0 else {
             let error = ioError("listen on \(path)")
             close(fd)
             throw error
@@ -97,19 +118,23 @@ enum AgentSocket {
     /// - Parameter deadline: `Clock.now()` time by which the whole frame must
     ///   have arrived (a peer that trickles bytes cannot stretch it), or nil
     ///   for the per-read timeout alone.
-    /// - Throws: `AgentError.protocolError` for an oversized or cut-off frame; `.io`.
-    static func receive(_ fd: Int32, maximumByteCount: Int, deadline: Double? = nil) throws -> SecureBytes? {
+    /// - Parameter peer: a process whose stop (SIGSTOP, a debugger) ends the
+    ///   wait at once instead of at the deadline (the client watches its agent).
+    /// - Throws: `AgentError.protocolError` for an oversized frame; `.notRunning`
+    ///   for a cut-off one or a reset; `.notResponding` when `peer` is stopped
+    ///   or the deadline passes; `.io`.
+    static func receive(_ fd: Int32, maximumByteCount: Int, deadline: Double? = nil, peer: pid_t? = nil) throws -> SecureBytes? {
         var count: UInt32 = 0
-        let got = try withUnsafeMutableBytes(of: &count) { try readAll(fd, $0, deadline: deadline) }
+        let got = try withUnsafeMutableBytes(of: &count) { try readAll(fd, $0, deadline: deadline, peer: peer) }
         guard got > 0 else { return nil }
-        guard got == 4 else { throw AgentError(.protocolError, "the agent connection closed in the middle of a frame") }
+        guard got == 4 else { throw AgentError(.notRunning, "the agent connection closed in the middle of a frame (the other end may have crashed)") }
         let byteCount = Int(UInt32(littleEndian: count))
         guard byteCount <= maximumByteCount else {
             throw AgentError(.protocolError, "agent frame of \(byteCount) bytes is larger than \(maximumByteCount)")
         }
         let body = SecureBytes(byteCount: byteCount)
-        let read = try body.withUnsafeMutableBytes { try readAll(fd, $0, deadline: deadline) }
-        guard read == byteCount else { throw AgentError(.protocolError, "the agent connection closed in the middle of a frame") }
+        let read = try body.withUnsafeMutableBytes { try readAll(fd, $0, deadline: deadline, peer: peer) }
+        guard read == byteCount else { throw AgentError(.notRunning, "the agent connection closed in the middle of a frame (the other end may have crashed)") }
         return body
     }
 
@@ -117,7 +142,7 @@ enum AgentSocket {
     private static func limit(_ fd: Int32, _ deadline: Double?) throws {
         guard let deadline else { return }
         let left = deadline - Clock.now()
-        guard left > 0 else { throw AgentError(.io, "the other end of the agent socket is too slow; gave up") }
+        guard left > 0 else { throw AgentError(.notResponding, "the other end of the agent socket is too slow; gave up") }
         setTimeout(fd, seconds: left)
     }
 
@@ -135,18 +160,51 @@ enum AgentSocket {
     }
 
     /// Reads until `buffer` is full or end of stream; returns the bytes read.
-    private static func readAll(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer, deadline: Double?) throws -> Int {
+    private static func readAll(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer, deadline: Double?, peer: pid_t?) throws -> Int {
         var done = 0
         while done < buffer.count {
+            if let peer { try awaitData(fd, deadline: deadline, peer: peer) }
             try limit(fd, deadline)
             let n = recv(fd, buffer.baseAddress! + done, buffer.count - done, 0)
             if n < 0 {
                 if errno == EINTR { continue }
+                if errno == EAGAIN { throw AgentError(.notResponding, "the other end of the agent socket did not answer in time; gave up") }
+                if errno == ECONNRESET { throw AgentError(.notRunning, "the other end of the agent socket reset the connection (it may have crashed)") }
                 throw ioError("read from the agent socket")
             }
             if n == 0 { break }
             done += n
         }
         return done
+    }
+
+    /// Seconds between two looks at a silent peer's process state.
+    static let peerCheckSeconds = 0.1
+
+    /// Waits until `fd` has data (or end of stream), looking every
+    /// `peerCheckSeconds` whether process `peer` is stopped.
+    private static func awaitData(_ fd: Int32, deadline: Double?, peer: pid_t) throws {
+        while true {
+            let slice = min(peerCheckSeconds, deadline.map { $0 - Clock.now() } ?? peerCheckSeconds)
+            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&entry, 1, Int32(max(0, slice * 1000).rounded(.up)))
+            if ready > 0 { return }
+            if ready < 0 && errno != EINTR { throw ioError("wait for the agent") }
+            if isStopped(peer) { throw AgentError(.notResponding, "the agent (pid \(peer)) is stopped (SIGSTOP or a debugger); not waiting for it") }
+            if let deadline, Clock.now() >= deadline { throw AgentError(.notResponding, "the agent did not answer in time; gave up") }
+        }
+    }
+
+    /// Whether process `pid` is stopped or traced (state `T` or `t` in
+    /// `/proc/PID/stat`, which every user may read).
+    static func isStopped(_ pid: pid_t) -> Bool {
+        let fd = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: 512)
+        let n = read(fd, &bytes, bytes.count)
+        // The state follows the last ')' (the command name may contain one).
+        guard n > 0, let paren = bytes[0..<n].lastIndex(of: UInt8(ascii: ")")), paren + 2 < n else { return false }
+        return bytes[paren + 2] == UInt8(ascii: "T") || bytes[paren + 2] == UInt8(ascii: "t")
     }
 }

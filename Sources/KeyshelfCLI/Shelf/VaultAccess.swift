@@ -97,13 +97,16 @@ enum VaultAccess {
     /// The session of the unlocked agent for `directory` (issue 6); nil with
     /// `--no-agent`, when no agent is unlocked, or when the agent cannot be
     /// used (noted on standard error; the caller takes the password path).
+    /// - Parameter failed: told the agent's trouble when it could not be used
+    ///   (by default it is noted on standard error).
     /// - Throws: `VaultError` for a vault that cannot be opened (damaged, …).
-    static func agentSession(_ directory: VaultDirectory, _ options: SharedOptions, _ context: CommandContext) throws -> VaultSession? {
+    static func agentSession(_ directory: VaultDirectory, _ options: SharedOptions, _ context: CommandContext,
+                             failed: ((AgentError) -> Void)? = nil) throws -> VaultSession? {
         guard !options.noAgent else { return nil }
         do {
             return try AgentClient.openSession(for: directory, environment: context.environment).map { noteMissingFiles($0, context) }
         } catch let error as AgentError {
-            context.note("not using the agent: \(error.reason)")
+            if let failed { failed(error) } else { context.note("not using the agent: \(error.reason)") }
             return nil
         }
     }
@@ -119,6 +122,8 @@ enum VaultAccess {
         /// The master password when read; with the agent, a line given on `--password-fd`.
         private(set) var masterPassword: Secret?
         private var passwordLineRead = false
+        /// Why the agent could not be used, when it was tried and failed (gone, stopped, …).
+        private var agentProblem: AgentError?
 
         init(directory: VaultDirectory, options: SharedOptions, context: CommandContext, viaAgent: Bool) {
             self.directory = directory
@@ -167,7 +172,7 @@ enum VaultAccess {
                 try readSpareLine()
                 return result
             } catch let error as AgentError {
-                context.note("not using the agent: \(error.reason)")
+                agentFailed(error)
                 viaAgent = false
                 return nil
             }
@@ -177,14 +182,40 @@ enum VaultAccess {
         /// password (asked now when the agent locked meanwhile and none was
         /// read up front); Argon2id runs here.
         /// - Throws: the open errors of `VaultDirectory.unlock` (5 wrong
-        ///   password, 7 damaged); the password input errors of `PasswordInput`.
+        ///   password, 7 damaged); the password input errors of `PasswordInput`;
+        ///   a usage error (2) naming the agent's trouble when the agent is gone
+        ///   or stopped and there is no master password to fall back on.
         func open() throws -> VaultSession {
-            if viaAgent, let session = try VaultAccess.agentSession(directory, options, context) {
+            if viaAgent, let session = try VaultAccess.agentSession(directory, options, context, failed: agentFailed) {
                 try readSpareLine()
                 return session
             }
-            let password = try masterPassword ?? VaultAccess.masterPassword(options, context)
+            let password = try masterPassword ?? passwordInsteadOfAgent()
             return try VaultAccess.noteMissingFiles(directory.unlock(password: password), context)
+        }
+
+        /// The master password, read because the agent was not there; when
+        /// the agent was there but failed and nothing can give the password,
+        /// the error names the agent's trouble (issue 11: a crashed agent
+        /// must not leave its clients saying "no master password").
+        private func passwordInsteadOfAgent() throws -> Secret {
+            if let agentProblem, !passwordCanBeRead {
+                throw CLIError(.usage, "the agent cannot be used (\(agentProblem.reason)), and there is no terminal to ask the master password instead; run `keyshelf unlock` again, or pass --password-fd N or set $KEYSHELF_PASSWORD_FILE")
+            }
+            return try VaultAccess.masterPassword(options, context)
+        }
+
+        /// Whether a master password can be had: a scripted source or a terminal.
+        private var passwordCanBeRead: Bool {
+            masterPassword != nil || VaultAccess.passwordSource(options, context).isScripted || context.terminal() != nil
+        }
+
+        /// Remembers why the agent could not be used, and notes it when the
+        /// command goes on with the master password (otherwise the error of
+        /// `passwordInsteadOfAgent` names it).
+        private func agentFailed(_ error: AgentError) {
+            agentProblem = error
+            if passwordCanBeRead { context.note("not using the agent: \(error.reason)") }
         }
     }
 
