@@ -61,6 +61,12 @@ final class AgentCore: @unchecked Sendable {
         if wasFull { wakeup.wake() }
     }
 
+    /// Waits up to `seconds` until no connection is being served.
+    func awaitConnections(seconds: Double) {
+        let deadline = Clock.now() + seconds
+        while connectionCount > 0 && Clock.now() < deadline { usleep(5_000) }
+    }
+
     /// Waits for the operation under way (a write completes and is saved),
     /// then wipes the keys and closes the vault. Requests still arriving are
     /// answered `locked`.

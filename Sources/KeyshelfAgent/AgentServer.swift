@@ -64,8 +64,14 @@ public enum AgentServer {
         let signalReadFD = try installSignalHandlers()
         let wakeup = try AgentWakeup()
         let core = AgentCore(location: location, now: Clock.now(), wakeup: wakeup)
-        // Waits for the operation under way (a write finishes and is saved), then wipes.
-        defer { core.finish() }
+        defer {
+            // Waits for the operation under way (a write finishes and is saved), then wipes.
+            core.finish()
+            // No new client reaches this agent (the flock still keeps a new one
+            // from binding); those still being served get their reply, `lock`'s included.
+            unlink(location.socketPath)
+            core.awaitConnections(seconds: requestTimeoutSeconds + replyTimeoutSeconds)
+        }
         while let wait = core.secondsUntilDeadline(at: Clock.now()) {
             let accepting = core.connectionCount < maximumConnections
             var fds = [pollfd(fd: signalReadFD, events: Int16(POLLIN), revents: 0),

@@ -8,24 +8,9 @@ import Testing
 /// back to the master password, or name the agent's trouble — never "no
 /// master password" when the trouble is the agent's.
 @Suite struct AgentFailureTests {
-    /// A Unix socket connected to `path` without waiting (nil when the
-    /// connect would block or fails).
-    static func connectWithoutWaiting(_ path: String) -> Int32? {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            let bytes = Array(path.utf8)
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
-        let rc = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard rc == 0 else {
-            close(fd)
-            return nil
-        }
+    /// A Unix socket connected to `path`, nil when the agent's backlog stays full.
+    static func connectIdle(_ path: String) -> Int32? {
+        guard case .connected(let fd)? = try? AgentSocket.connect(path, timeoutSeconds: 0.5) else { return nil }
         return fd
     }
 
@@ -54,7 +39,7 @@ import Testing
     @Test func idleConnectionsHoldOffNobody() throws {
         let h = try harnessWithAgent()
         defer { h.stop() }
-        let idle = (0..<40).compactMap { _ in Self.connectWithoutWaiting(h.location.socketPath) }
+        let idle = (0..<40).compactMap { _ in Self.connectIdle(h.location.socketPath) }
         defer { idle.forEach { close($0) } }
         #expect(idle.count == 40, "the agent accepts every connection")
         // Only the agent can answer (no password): it does while 40 connections sit idle.
