@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import KeyshelfAgent
 import Testing
 
 /// `keyshelf unlock`, `lock`, `status` and the commands that use the agent,
@@ -82,7 +83,7 @@ import Testing
         try h.check(h.run(["unlock"]))
         let pid = try #require(try h.agentPID())
         let lock = try h.check(h.run(["lock"]))
-        #expect(lock.stderr.contains("locked"))
+        #expect(lock.stderr.contains("keyshelf: locked \(h.location.vaultPath)"), "\(lock)")
         #expect(AgentHarness.eventually(5) { !AgentHarness.isAlive(pid) })
         #expect(!FileManager.default.fileExists(atPath: h.location.socketPath))
         #expect(try h.status()["unlocked"] as? Bool == false)

@@ -51,6 +51,17 @@ import Testing
         #expect(try h.check(h.run(["get", "example.com", "alice"], withPassword: false)).stdout == "s3cret\n")
     }
 
+    /// The agent's main thread exits on `lock` while the connection's thread
+    /// sends the reply: the client still gets it.
+    @Test func lockIsAnsweredBeforeTheAgentExits() throws {
+        let h = try AgentHarness()
+        defer { h.stop() }
+        for _ in 0..<5 {
+            try h.check(h.run(["unlock"]))
+            #expect(try AgentClient.lock(h.location), "the agent's reply to lock was lost")
+        }
+    }
+
     @Test func aStoppedAgentFallsBackToTheDirectPath() throws {
         let h = try harnessWithAgent()
         defer { h.stop() }
