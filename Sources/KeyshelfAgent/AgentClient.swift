@@ -234,9 +234,7 @@ public enum AgentClient {
         guard owner == getuid() else {
             throw AgentError(.protocolError, "the agent socket \(location.socketPath) is served by uid \(owner), not by you; refusing to use it")
         }
-        guard !AgentSocket.isStopped(pid) else {
-            throw AgentError(.notResponding, "the agent (pid \(pid)) is stopped (SIGSTOP or a debugger); not waiting for it")
-        }
+        try AgentSocket.refuseIfStopped(pid)
         let deadline = Clock.now() + timeoutSeconds
         try AgentSocket.send(fd, request, deadline: deadline)
         guard let body = try AgentSocket.receive(fd, maximumByteCount: AgentProtocol.maximumReplyByteCount, deadline: deadline, peer: pid) else {

@@ -142,7 +142,7 @@ enum AgentSocket {
     private static func limit(_ fd: Int32, _ deadline: Double?) throws {
         guard let deadline else { return }
         let left = deadline - Clock.now()
-        guard left > 0 else { throw AgentError(.notResponding, "the other end of the agent socket is too slow; gave up") }
+        guard left > 0 else { throw tooSlow }
         setTimeout(fd, seconds: left)
     }
 
@@ -153,6 +153,7 @@ enum AgentSocket {
             let n = Glibc.send(fd, bytes.baseAddress! + done, bytes.count - done, Int32(MSG_NOSIGNAL))
             if n < 0 {
                 if errno == EINTR { continue }
+                if errno == EAGAIN { throw tooSlow }
                 throw ioError("write to the agent socket")
             }
             done += n
@@ -168,7 +169,7 @@ enum AgentSocket {
             let n = recv(fd, buffer.baseAddress! + done, buffer.count - done, 0)
             if n < 0 {
                 if errno == EINTR { continue }
-                if errno == EAGAIN { throw AgentError(.notResponding, "the other end of the agent socket did not answer in time; gave up") }
+                if errno == EAGAIN { throw tooSlow }
                 if errno == ECONNRESET { throw AgentError(.notRunning, "the other end of the agent socket reset the connection (it may have crashed)") }
                 throw ioError("read from the agent socket")
             }
@@ -190,14 +191,24 @@ enum AgentSocket {
             let ready = poll(&entry, 1, Int32(max(0, slice * 1000).rounded(.up)))
             if ready > 0 { return }
             if ready < 0 && errno != EINTR { throw ioError("wait for the agent") }
-            if isStopped(peer) { throw AgentError(.notResponding, "the agent (pid \(peer)) is stopped (SIGSTOP or a debugger); not waiting for it") }
-            if let deadline, Clock.now() >= deadline { throw AgentError(.notResponding, "the agent did not answer in time; gave up") }
+            try refuseIfStopped(peer)
+            if let deadline, Clock.now() >= deadline { throw tooSlow }
         }
+    }
+
+    /// A deadline ran out.
+    private static let tooSlow = AgentError(.notResponding, "the other end of the agent socket is too slow; gave up")
+
+    /// - Throws: `AgentError.notResponding` when process `pid` is stopped: its
+    ///   agent would not answer before the deadline.
+    static func refuseIfStopped(_ pid: pid_t) throws {
+        guard isStopped(pid) else { return }
+        throw AgentError(.notResponding, "the agent (pid \(pid)) is stopped (SIGSTOP or a debugger); not waiting for it")
     }
 
     /// Whether process `pid` is stopped or traced (state `T` or `t` in
     /// `/proc/PID/stat`, which every user may read).
-    static func isStopped(_ pid: pid_t) -> Bool {
+    private static func isStopped(_ pid: pid_t) -> Bool {
         let fd = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return false }
         defer { close(fd) }
