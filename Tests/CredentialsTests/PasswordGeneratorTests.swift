@@ -109,6 +109,33 @@ import Testing
         }
     }
 
+    /// Every generator a user gets, as the program calls it.
+    static let generators: [(name: String, generate: @Sendable () -> Secret)] = [
+        ("PasswordGenerator.generate", { PasswordGenerator.generate() }),
+        ("SharedWebCredentials.generatePassword", { SharedWebCredentials.generatePassword() }),
+        ("Keyshelf.generatePassword", { Keyshelf.generatePassword() }),
+    ]
+
+    /// The per-position test over the generators users get, not only over
+    /// `fill` with a draw the test chooses: a `generate()` that handed `fill`
+    /// a byte-modulo draw (`byte % 53`) would fail here.
+    @Test(arguments: generators.indices)
+    func theGeneratorsUsersGetAreUniformPerPosition(index: Int) {
+        let generator = Self.generators[index]
+        let stats = Self.chiSquares { buffer in
+            generator.generate().withUnsafeBytes { buffer.copyMemory(from: $0) }
+        }
+        for (position, chi) in stats.enumerated() {
+            #expect(chi < Self.threshold, "\(generator.name) position \(position): chi-square \(chi)")
+        }
+    }
+
+    /// A byte-modulo draw (values below 256 % 53 come 5/4 as often): the test must reject it.
+    @Test func theTestRejectsAByteModuloDraw() {
+        let stats = Self.chiSquares { PasswordGenerator.fill($0, uniform: { UInt32(Random.bytes(1)[0]) % $0 }) }
+        #expect(stats.allSatisfy { $0 > Self.threshold }, "\(stats)")
+    }
+
     /// Forcing a digit into the last position: the test must reject it.
     @Test func theTestRejectsAFixedPositionGenerator() {
         let stats = Self.chiSquares { buffer in
