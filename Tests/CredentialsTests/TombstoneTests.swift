@@ -86,6 +86,15 @@ import Testing
         Self.expectTombstone(shared.items[0], of: original, at: when)
     }
 
+    /// The same account added on two machines: the merge tombstones the older copy.
+    @Test func mergeOfTwoCopiesOfOneAccount() throws {
+        let older = Self.fullItem("alice", store: .shared)
+        var newer = Self.fullItem("alice", store: .shared)
+        newer.modificationDate = Date(timeIntervalSince1970: 5_000)
+        let merged = ItemMerge.merge(ours: [older], theirs: [newer])
+        Self.expectTombstone(merged.first { $0.id == older.id }, of: older, at: newer.modificationDate)
+    }
+
     @Test func facadeDeleteOfBothStoresSurvivesSaveAndReopen() throws {
         let vault = try Vault()
         let session = try vault.open()
