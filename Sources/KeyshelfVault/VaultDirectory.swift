@@ -60,7 +60,7 @@ public struct VaultDirectory: Sendable {
     func path(of store: Store) -> String { path + "/" + store.fileName }
 
     /// Creates the vault: the directory (mode 0700; an existing one this user
-    /// owns is set to 0700, another user's open one is refused) and both files (mode 0600),
+    /// owns is set to 0700, another user's is refused) and both files (mode 0600),
     /// empty, sealed under `password` with one salt and `limits` (one Argon2id
     /// run unlocks both). When only `shared.vault` is present (a synced copy
     /// on a new machine), it is adopted: `password` must open it, its salt and

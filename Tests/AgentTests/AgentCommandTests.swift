@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import KeyshelfAgent
+import KeyshelfTestSupport
 import Testing
 
 /// `keyshelf unlock`, `lock`, `status` and the commands that use the agent,
@@ -122,7 +123,8 @@ import Testing
         #expect(try h.check(h.run(["get", "example.com", "alice"], withPassword: false)).stdout == "s3cret\n")
     }
 
-    @Test func anotherUIDIsRefused() throws {
+    @Test(.needsRoot("setpriv to uid 65534 to connect as another user"))
+    func anotherUIDIsRefused() throws {
         let h = try AgentHarness()
         defer { h.stop() }
         try h.check(h.run(["add", "example.com", "alice", "--local", "--password-stdin"], stdin: "s3cret\n"))
@@ -155,24 +157,32 @@ import Testing
         #expect(try h.check(h.run(["get", "example.com", "alice"], withPassword: false)).stdout == "s3cret\n")
     }
 
-    @Test func unsafeSocketDirectoryIsRefused() throws {
-        for (mode, owner) in [(mode_t(0o777), uid_t(0)), (0o700, 65534)] {
-            let h = try AgentHarness()
-            defer { h.stop() }
-            try h.check(h.run(["add", "example.com", "alice", "--local", "--password-stdin"], stdin: "s3cret\n"))
-            let directory = h.runtime + "/keyshelf"
-            mkdir(directory, mode)
-            chmod(directory, mode)
-            chown(directory, owner, gid_t(owner))
-            let unlock = try h.run(["unlock"])
-            #expect(unlock.status == 1, "\(unlock)")
-            #expect(unlock.stderr.contains(owner == 0 ? "writable by group or others" : "belongs to uid 65534"), "\(unlock)")
-            #expect(!FileManager.default.fileExists(atPath: h.location.socketPath))
-            // Other commands say why they do not use the agent and take the password path.
-            let get = try h.check(h.run(["get", "example.com", "alice"]))
-            #expect(get.stdout == "s3cret\n")
-            #expect(get.stderr.contains("not using the agent"))
-        }
+    @Test func aSocketDirectoryOpenToOthersIsRefused() throws {
+        try expectSocketDirectoryRefused(mode: 0o777, owner: getuid())
+    }
+
+    @Test(.needsRoot("chown of the socket directory to uid 65534"))
+    func anotherUsersSocketDirectoryIsRefused() throws {
+        try expectSocketDirectoryRefused(mode: 0o700, owner: 65534)
+    }
+
+    /// `unlock` refuses an agent directory of `mode` owned by `owner` and starts no agent.
+    func expectSocketDirectoryRefused(mode: mode_t, owner: uid_t) throws {
+        let h = try AgentHarness()
+        defer { h.stop() }
+        try h.check(h.run(["add", "example.com", "alice", "--local", "--password-stdin"], stdin: "s3cret\n"))
+        let directory = h.runtime + "/keyshelf"
+        mkdir(directory, mode)
+        chmod(directory, mode)
+        #expect(chown(directory, owner, gid_t(owner)) == 0)
+        let unlock = try h.run(["unlock"])
+        #expect(unlock.status == 1, "\(unlock)")
+        #expect(unlock.stderr.contains(owner == getuid() ? "writable by group or others" : "belongs to uid \(owner)"), "\(unlock)")
+        #expect(!FileManager.default.fileExists(atPath: h.location.socketPath))
+        // Other commands say why they do not use the agent and take the password path.
+        let get = try h.check(h.run(["get", "example.com", "alice"]))
+        #expect(get.stdout == "s3cret\n")
+        #expect(get.stderr.contains("not using the agent"))
     }
 
     @Test func passwdLocksTheAgentAndOldKeysFallBack() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import KeyshelfTestSupport
 import Testing
 @testable import KeyshelfAgent
 
@@ -145,11 +146,8 @@ import Testing
 
     /// Issue 20 item 6: the client checks who serves the socket (`SO_PEERCRED`)
     /// right after `connect` and sends nothing to another uid.
-    @Test func aSocketServedByAnotherUIDGetsNoByte() throws {
-        guard getuid() == 0 else {
-            print("skipped: serving a socket as uid 65534 needs root (setpriv)")
-            return
-        }
+    @Test(.needsRoot("serving a socket as uid 65534 (setpriv)"))
+    func aSocketServedByAnotherUIDGetsNoByte() throws {
         let h = try AgentHarness()
         defer { h.stop() }
         try h.check(h.run(["add", "example.com", "alice", "--local", "--password-stdin"], stdin: "s3cret\n"))

@@ -150,4 +150,17 @@ import Testing
         #expect(try !CommandCheck(command: "exit 1").accepts(server: site, account: "a", password: big))
         #expect(try CommandCheck(command: "exit 0").accepts(server: site, account: "a", password: big))
     }
+
+    /// The check command's environment, as the kernel handed it to the shell
+    /// (`/proc/$$/environ`), holds the account but never the password.
+    @Test func theCheckCommandsEnvironmentHoldsNoPassword() throws {
+        let file = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("keyshelf-check-env-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let password = "Zq7-env-Pw-9Xk"
+        let check = CommandCheck(command: "cat /proc/$$/environ > '\(file.path)'")
+        #expect(try check.accepts(server: server("example.com"), account: "alice", password: secret(password)))
+        let environment = try Data(contentsOf: file).split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+        #expect(environment.contains("KEYSHELF_ACCOUNT=alice"), "the command's environment was not read")
+        #expect(!environment.contains { $0.contains(password) }, "the password is in the check command's environment")
+    }
 }

@@ -33,6 +33,22 @@ import Testing
         #expect(try String(contentsOf: seen, encoding: .utf8) == "alice\nright\n")
     }
 
+    /// Neither the credential's password nor the master password reaches
+    /// the `--check` command's environment (`/proc/$$/environ` of its shell).
+    @Test func theCheckCommandsEnvironmentHoldsNoPassword() throws {
+        let vault = try TestVault()
+        try vault.add("example.com", "alice", password: "Zq7-item-Pw", local: true)
+        let seen = vault.root.appendingPathComponent("environ")
+        let result = try vault.run(["login", "example.com", "--password-fd", "3", "--check", "cat /proc/$$/environ > '\(seen.path)'"],
+                                   passwordOnFD3: TestVault.masterPassword) { $0["KEYSHELF_PASSWORD_FILE"] = nil }
+        #expect(result.status == 0, "\(result)")
+        let environment = try Data(contentsOf: seen).split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+        #expect(environment.contains("KEYSHELF_ACCOUNT=alice"), "the command's environment was not read")
+        for password in ["Zq7-item-Pw", TestVault.masterPassword] {
+            #expect(!environment.contains { $0.contains(password) }, "a password is in the check command's environment")
+        }
+    }
+
     @Test func aRefusedCredentialWithNobodyToAskIsCanceled() throws {
         let vault = try TestVault()
         try vault.add("example.com", "alice", password: "wrong", local: true)

@@ -9,7 +9,9 @@ struct InitCommand: Command {
         ],
         shared: [.vault, .passwordFD],
         discussion: """
-            The vault directory must not hold a vault yet. A master password
+            The vault directory must not hold a vault yet; an existing one
+            must be yours (another user's is refused) and is made private
+            (mode 0700). A master password
             shorter than 12 characters is warned about: on the terminal it
             must be confirmed (else it is asked again); from --password-fd or
             $KEYSHELF_PASSWORD_FILE the warning goes to standard error. For tests and scripted

@@ -175,10 +175,12 @@ enum FileSystem {
     }
 
     /// Creates `path` as a directory with mode 0700 (parents too). An existing
-    /// directory this user owns is set to mode 0700 (`keyshelf init` into a
-    /// directory made by `mkdir`); one owned by another user is refused when
-    /// its group or others can access it.
-    /// - Throws: `.io` naming `path`: not a directory, another user's open directory, a failed system call.
+    /// directory must belong to this user (its owner can replace any file in
+    /// it, as OpenSSH's `StrictModes` reasons); it is then set to mode 0700
+    /// (`keyshelf init` into a directory made by `mkdir`). Another user's
+    /// directory is refused whatever its mode, before anything is created or changed.
+    /// - Throws: `.io` naming `path`: not a directory, another user's directory
+    ///   (naming its owner), a failed system call.
     static func makeDirectory(_ path: String) throws {
         var s = stat()
         if stat(path, &s) != 0 {
@@ -194,11 +196,22 @@ enum FileSystem {
         guard s.st_mode & S_IFMT == S_IFDIR else {
             throw VaultError(.io, file: path, reason: "is not a directory")
         }
-        guard s.st_mode & 0o077 != 0 else { return }
         guard s.st_uid == geteuid() else {
-            throw VaultError(.io, file: path, reason: "belongs to another user and is open to its group or others (mode \(String(s.st_mode & 0o7777, radix: 8))); a vault directory must be private — choose another directory with --vault")
+            throw VaultError(.io, file: path, reason: "belongs to \(userDescription(s.st_uid)), not to you (\(userDescription(geteuid()))), mode \(String(s.st_mode & 0o7777, radix: 8)); its owner could replace the vault files — choose a directory of your own with --vault")
         }
+        guard s.st_mode & 0o077 != 0 else { return }
         guard chmod(path, 0o700) == 0 else { throw ioError(path, "make the vault directory private (mode 0700)") }
+    }
+
+    /// "uid 65534 (nobody)", or "uid 65534" when the user database has no name for it.
+    static func userDescription(_ uid: uid_t) -> String {
+        var entry = passwd()
+        var result: UnsafeMutablePointer<passwd>?
+        var buffer = [CChar](repeating: 0, count: 4096)
+        guard getpwuid_r(uid, &entry, &buffer, buffer.count, &result) == 0, let found = result, let name = found.pointee.pw_name else {
+            return "uid \(uid)"
+        }
+        return "uid \(uid) (\(String(cString: name)))"
     }
 
     /// fsync of a directory, so a rename inside it survives a crash.
