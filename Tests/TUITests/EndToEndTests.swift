@@ -117,6 +117,19 @@ import KeyshelfVault
         #expect(try !tmux.paneTitle.contains("pwned"))
     }
 
+    /// `alice` + U+2800 and a note with NBSP are marked on the real terminal, not drawn as blanks.
+    @Test func blankLookalikesAreMarkedOnTheTerminal() throws {
+        let tmux = try TmuxSession(samples: [("blank.example", "alice", .shared, ""),
+                                             ("blank.example", "alice\u{2800}", .shared, "two\u{A0}words")])
+        try tmux.start()
+        try tmux.send("Tab", "j")
+        let screen = try tmux.waitFor { $0.contains("alice\u{FFFD}") && $0.contains("two\u{FFFD}words") }
+        #expect(!screen.unicodeScalars.contains("\u{2800}"))
+        #expect(!screen.unicodeScalars.contains("\u{A0}"))
+        try tmux.send("q")
+        try tmux.waitFor("EXITED 0")
+    }
+
     @Test(arguments: ["nonexistent-term", "dumb", ""])
     func aTerminalTypeCursesCannotDriveIsRefusedBeforeUnlocking(term: String) throws {
         let tmux = try TmuxSession(samples: [])
