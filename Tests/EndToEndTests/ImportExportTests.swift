@@ -69,6 +69,10 @@ import Testing
         ("name,url,username,password\nx,https://x.example/,al,\"open\n", "line 2: a quoted field starting here is never closed"),
         ("name,url,username,password\nx,https://x.example/,a\"l,pw\n", "line 2: malformed CSV"),
         ("site,login,secret\nx,al,pw\n", "unknown header line"),
+        ("name,url,username,password\nx,https://x.example/,al,pw\n" + String(repeating: ",", count: 99) + "\n",
+         "line 3: a record with more than 64 fields"),
+        ("name,url,username,password\n" + String(repeating: "x,https://x.example/,al,pw\n", count: 100_001),
+         "line 100002: more than 100000 rows after the header"),
     ])
     func brokenFileExitsNonZeroAndChangesNothing(text: String, message: String) throws {
         let vault = try TestVault()

@@ -15,6 +15,9 @@ import Testing
         0x2060, 0x2061, 0x2066, 0x2067, 0x2068, 0x2069, 0x3164,
         0xFDD0, 0xFDEF, 0xFE00, 0xFE0F, 0xFEFF, 0xFFF9, 0xFFFA, 0xFFFB, 0xFFFE, 0xFFFF,
         0x1FFFE, 0xE0000, 0xE0001, 0xE0041, 0xE007F, 0xE0100, 0x10FFFF,
+        // Blanks that list like nothing or like a space (issue 11, item 24).
+        0xA0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200A,
+        0x202F, 0x205F, 0x3000, 0x2800,
     ].map { Unicode.Scalar(UInt32($0))! }
 
     /// Each path, given `text`, returns what reaches the terminal.
@@ -43,7 +46,8 @@ import Testing
         #expect(TerminalText.sanitize(text) == "alice" + symbol + "x")
     }
 
-    @Test(arguments: ["bücher.example", "日本語", "e\u{301}", "👍", "👩‍💻", "👩🏽‍💻", "❤️", "1️⃣", "#️⃣", "🏳️‍🌈", "葛\u{E0100}", "a\u{A0}b"])
+    @Test(arguments: ["bücher.example", "日本語", "e\u{301}", "👍", "👩‍💻", "👩🏽‍💻", "❤️", "1️⃣", "#️⃣", "🏳️‍🌈", "葛\u{E0100}",
+                        "Vie\u{302}\u{303}t", "\u{5E9}\u{5C1}\u{5B8}\u{591}", "a\u{301}\u{302}\u{303}\u{304}", "a b"])
     func ordinaryTextAndEmojiSequencesAreLeftAlone(text: String) {
         #expect(InertScalars.isInert(text))
         #expect(InertText.make(text) == text)
@@ -61,18 +65,33 @@ import Testing
         #expect(InertText.quoted("a\"b\\c\u{202E}") == #""a\"b\\c\u{202E}""#)
     }
 
+    /// A base keeps `maxStackedMarks` combining marks; every later one in the row is escaped.
+    @Test func stackedCombiningMarksPastTheCapAreEscaped() {
+        let marks = (0..<20).map { _ in "\u{301}" }.joined()
+        let text = "a" + marks + "b\u{300}"
+        let kept = "a" + String(repeating: "\u{301}", count: InertScalars.maxStackedMarks)
+        #expect(!InertScalars.isInert(text))
+        #expect(InertText.make(text) == kept + String(repeating: "\\u{301}", count: 16) + "b\u{300}")
+        #expect(TerminalText.sanitize(text) == kept + String(repeating: "\u{FFFD}", count: 16) + "b\u{300}")
+        #expect(InertText.make("e\u{20DD}\u{20DD}\u{20DD}\u{20DD}\u{20DD}") == "e\u{20DD}\u{20DD}\u{20DD}\u{20DD}\\u{20DD}")
+    }
+
     @Test func listShowsReorderingAndInvisibleCharactersEscaped() throws {
         let vault = try TestVault()
         try vault.add("acct.example", "\u{202E}evil", password: "p1")
         try vault.add("acct.example", "alice", password: "p2")
         try vault.add("acct.example", "alice\u{200B}", password: "p3")
+        try vault.add("acct.example", "alice\u{2800}", password: "p4")
+        try vault.add("acct.example", "al\u{A0}ice", password: "p5")
         let list = try vault.run(["list"])
         #expect(list.status == 0, "\(list)")
-        for raw: Unicode.Scalar in ["\u{202E}", "\u{200B}"] {
+        for raw: Unicode.Scalar in ["\u{202E}", "\u{200B}", "\u{2800}", "\u{A0}"] {
             #expect(!list.stdout.unicodeScalars.contains(raw), "\(list)")
         }
         let accounts = list.lines.map { $0.split(separator: "\t").map(String.init)[1] }
-        #expect(Set(accounts) == ["\\u{202E}evil", "alice", "alice\\u{200B}"], "\(list)")
-        #expect(accounts.count == 3)
+        #expect(Set(accounts) == ["\\u{202E}evil", "alice", "alice\\u{200B}", "alice\\u{2800}", "al\\u{A0}ice"], "\(list)")
+        #expect(accounts.count == 5)
+        let json = try vault.run(["list", "--json"])
+        #expect(json.stdout.contains("\"alice\u{2800}\""), "JSON stays exact: \(json)")
     }
 }

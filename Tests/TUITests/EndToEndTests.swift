@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import KeyshelfCrypto
 import KeyshelfVault
 
 /// The real binary in tmux: what a user sees and what ends up in the vault.
@@ -115,6 +116,34 @@ import KeyshelfVault
         try tmux.waitFor { $0.contains("mallory␛]0;pwned␇") && $0.contains("x␛]2;evil␛\\y") }
         #expect(try tmux.paneTitle == title)
         #expect(try !tmux.paneTitle.contains("pwned"))
+    }
+
+    /// `alice` + U+2800 and a note with NBSP are marked on the real terminal, not drawn as blanks.
+    @Test func blankLookalikesAreMarkedOnTheTerminal() throws {
+        let tmux = try TmuxSession(samples: [("blank.example", "alice", .shared, ""),
+                                             ("blank.example", "alice\u{2800}", .shared, "two\u{A0}words")])
+        try tmux.start()
+        try tmux.send("Tab", "j")
+        let screen = try tmux.waitFor { $0.contains("alice\u{FFFD}") && $0.contains("two\u{FFFD}words") }
+        #expect(!screen.unicodeScalars.contains("\u{2800}"))
+        #expect(!screen.unicodeScalars.contains("\u{A0}"))
+        try tmux.send("q")
+        try tmux.waitFor("EXITED 0")
+    }
+
+    /// Dates that decode from the vault as NaN and -1e300 are shown as the placeholder; the TUI keeps running.
+    @Test func impossibleStoredDatesShowThePlaceholder() throws {
+        let tmux = try TmuxSession(samples: [("dates.example", "dora", .shared, "")])
+        let session = try VaultDirectory(url: tmux.folder.appendingPathComponent("vault")).unlock(password: Secret(utf8: "e2e-master"))
+        try session.modify { contents in
+            contents.shared[0].creationDate = Date(timeIntervalSince1970: .nan)
+            contents.shared[0].modificationDate = Date(timeIntervalSince1970: -1e300)
+        }
+        session.lock()
+        try tmux.start()
+        try tmux.waitFor { $0.contains("Created   (invalid date)") && $0.contains("Modified  (invalid date)") }
+        try tmux.send("q")
+        try tmux.waitFor("EXITED 0")
     }
 
     @Test(arguments: ["nonexistent-term", "dumb", ""])

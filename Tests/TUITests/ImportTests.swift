@@ -77,21 +77,35 @@ import KeyshelfVault
         """
 
     @Test func reportDialogShowsRowsWithReasonsAndScrolls() throws {
-        let rows = (1...40).map { "N\($0),https://n\($0).example/,user\($0),," }
-        let path = try file((["name,url,username,password,note", "Good,https://good.example/,gus,pw-gus,"] + rows).joined(separator: "\n"))
+        // Each duplicate names another row, so no two report lines are of one kind and none is summarised.
+        let rows = (1...30).map { "N\($0),https://n\($0).example/,user\($0),pw\($0)," }
+        let path = try file((["name,url,username,password,note", "Good,https://good.example/,gus,pw-gus,"] + rows + rows)
+            .joined(separator: "\n"))
         let vault = try vault()
         let screen = try run(vault, openReport(path) + [nil, .end])
-        let first = try #require(screen.frames.first { $0.contains("Import 1 Password?") })
+        let first = try #require(screen.frames.first { $0.contains("Import 31 Passwords?") })
         #expect(first.contains("Chrome export"))
         #expect(first.contains("into the shared store"))
-        #expect(first.contains("would import 1, would update 0, skipped 0, failed 40"))
-        #expect(first.contains("failed row 3 (line 3): \"user1\" on n1.example: no password"))
+        #expect(first.contains("would import 31, would update 0, skipped 30, failed 0"))
+        #expect(first.contains("skipped row 33 (line 33): \"user1\" on n1.example: duplicate of row 3"))
         #expect(first.contains("↑↓ 1–24 of"))
-        #expect(!first.contains("row 42"))
+        #expect(!first.contains("row 62"))
         // End scrolls to the last row; Cancel keeps focus, so the input ending declines.
-        #expect(screen.text.contains("failed row 42 (line 42): \"user40\" on n40.example: no password"))
+        #expect(screen.text.contains("skipped row 62 (line 62): \"user30\" on n30.example: duplicate of row 32"))
         #expect(!screen.text.contains("↑↓ 1–24 of"))
         #expect(try entries(vault).map(\.account) == ["anna"])
+    }
+
+    /// Forty rows failing for one reason: five listed, the rest counted in one line.
+    @Test func reportDialogSummarisesRowsOfOneKind() throws {
+        let rows = (1...40).map { "N\($0),https://n\($0).example/,user\($0),," }
+        let path = try file((["name,url,username,password,note", "Good,https://good.example/,gus,pw-gus,"] + rows).joined(separator: "\n"))
+        let screen = try run(try vault(), openReport(path))
+        let first = try #require(screen.frames.first { $0.contains("Import 1 Password?") })
+        #expect(first.contains("failed row 7 (line 7): \"user5\" on n5.example: no password"))
+        #expect(!first.contains("row 8 "))
+        #expect(first.contains("and 35 more rows failed: no password"))
+        #expect(!first.contains("↑↓"))
     }
 
     @Test func cancelImportsNothing() throws {

@@ -18,7 +18,15 @@
 ///   their tags escaped);
 /// - every other default-ignorable code point (Hangul fillers, the
 ///   combining grapheme joiner, variation selectors), which draw nothing;
-/// - noncharacters (U+FDD0–U+FDEF and the last two code points of each plane).
+/// - noncharacters (U+FDD0–U+FDEF and the last two code points of each plane);
+/// - blanks that look like nothing or like a plain space, so `alice` and
+///   `alice` + U+2800 cannot list alike: every space separator (general
+///   category Zs) but U+0020 — NBSP U+00A0, U+1680, U+2000–U+200A, U+202F,
+///   U+205F, U+3000 — and U+2800 BRAILLE PATTERN BLANK;
+/// - a combining mark (general category M) after `maxStackedMarks` others
+///   in a row: a base keeps its first four marks (enough for Vietnamese,
+///   Hebrew points with cantillation, Tibetan stacks), the rest is escaped,
+///   so stacked marks cannot smear over other lines or hide a letter.
 ///
 /// Kept so that emoji stay intact (each case still draws a visible glyph):
 /// - U+200D ZERO WIDTH JOINER between two emoji (`👩‍💻`), after an optional
@@ -29,6 +37,9 @@
 /// A joiner between two emoji that form no sequence is the one invisible
 /// scalar this lets through; both emoji still show.
 public enum InertScalars {
+    /// Combining marks kept in a row on one base; later ones are unsafe.
+    public static let maxStackedMarks = 4
+
     /// Whether `scalar` is unsafe whatever surrounds it. Joiners and
     /// variation selectors count as unsafe here; `unsafeIndices` lets the
     /// emoji cases through.
@@ -38,16 +49,29 @@ public enum InertScalars {
         if v < 0xA0 { return false }
         let properties = scalar.properties
         switch properties.generalCategory {
-        case .format, .lineSeparator, .paragraphSeparator: return true
+        case .format, .lineSeparator, .paragraphSeparator, .spaceSeparator: return true
         default: break
         }
-        return properties.isDefaultIgnorableCodePoint || properties.isNoncharacterCodePoint
+        return v == 0x2800 || properties.isDefaultIgnorableCodePoint || properties.isNoncharacterCodePoint
+    }
+
+    /// Whether `scalar` is unsafe or a combining mark, which is unsafe after
+    /// `maxStackedMarks` others: the scalars `unsafeIndices` must look at.
+    private static func needsContext(_ scalar: Unicode.Scalar) -> Bool {
+        isUnsafe(scalar) || scalar.value >= 0x300 && isMark(scalar)
+    }
+
+    private static func isMark(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: true
+        default: false
+        }
     }
 
     /// Whether `text` holds no unsafe scalar (a fast check before escaping).
     public static func isInert(_ text: String) -> Bool {
         if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return true }
-        if !text.unicodeScalars.contains(where: isUnsafe) { return true }
+        if !text.unicodeScalars.contains(where: needsContext) { return true }
         return unsafeIndices(Array(text.unicodeScalars)).isEmpty
     }
 
@@ -56,7 +80,7 @@ public enum InertScalars {
     public static func map(_ text: String, replacement: (Unicode.Scalar) -> String) -> String {
         // Fast paths without copies: printable ASCII, then text with no candidate at all.
         if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
-        if !text.unicodeScalars.contains(where: isUnsafe) { return text }
+        if !text.unicodeScalars.contains(where: needsContext) { return text }
         let scalars = Array(text.unicodeScalars)
         let unsafe = unsafeIndices(scalars)
         if unsafe.isEmpty { return text }
@@ -72,11 +96,16 @@ public enum InertScalars {
     }
 
     /// The positions in `scalars` that must not reach a terminal raw:
-    /// `isUnsafe` minus the emoji joiners and selectors kept above.
+    /// `isUnsafe` minus the emoji joiners and selectors kept above, plus
+    /// every combining mark after `maxStackedMarks` in a row.
     public static func unsafeIndices(_ scalars: [Unicode.Scalar]) -> Set<Int> {
         var unsafe = Set<Int>()
-        for (index, scalar) in scalars.enumerated() where isUnsafe(scalar) {
-            if !keptInSequence(scalars, at: index) { unsafe.insert(index) }
+        var marksInRow = 0
+        for (index, scalar) in scalars.enumerated() {
+            marksInRow = isMark(scalar) ? marksInRow + 1 : 0
+            if marksInRow > maxStackedMarks || isUnsafe(scalar) && !keptInSequence(scalars, at: index) {
+                unsafe.insert(index)
+            }
         }
         return unsafe
     }

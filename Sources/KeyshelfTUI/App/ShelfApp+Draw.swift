@@ -143,8 +143,8 @@ extension ShelfApp {
             lines.append(("Password", "••••••••••••   r reveal · c copy", .dim))
         }
         lines.append(("Store", record.store == .local ? "local (this device only)" : "shared (synced)", record.store == .local ? .badgeLocal : .badgeShared))
-        lines.append(("Created", Self.format(record.creationDate), .normal))
-        lines.append(("Modified", Self.format(record.modificationDate), .normal))
+        lines.append(("Created", DateText.format(record.creationDate), .normal))
+        lines.append(("Modified", DateText.format(record.modificationDate), .normal))
         if record.requiresUserPresence {
             lines.append(("Access", "master password asked before reveal", .dim))
         }
@@ -169,14 +169,5 @@ extension ShelfApp {
             ? "type to filter · Enter keep · Esc clear"
             : "? help · q quit · / search · a add · e edit · d delete · g generate · c copy · u user · r reveal · L login · i import · X lock · Tab pane"
         screen.put(" " + TerminalText.truncate(hints, toColumns: layout.columns - 2), row: layout.rows - 1, column: 0, role: .dim)
-    }
-
-    /// `yyyy-MM-dd HH:mm` in local time.
-    static func format(_ date: Date) -> String {
-        var t = time_t(date.timeIntervalSince1970)
-        var parts = tm()
-        localtime_r(&t, &parts)
-        return String(format: "%04d-%02d-%02d %02d:%02d", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
-                      Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min))
     }
 }

@@ -184,8 +184,8 @@ extension ShelfApp: UserPrompts {
     func showDetailDialog() {
         guard let record = selectedRecord else { return }
         var lines = ["Account:  \(record.account)", "Server:   \(record.serverWithPort)",
-                     "Store:    \(record.store.rawValue)", "Created:  \(Self.format(record.creationDate))",
-                     "Modified: \(Self.format(record.modificationDate))"]
+                     "Store:    \(record.store.rawValue)", "Created:  \(DateText.format(record.creationDate))",
+                     "Modified: \(DateText.format(record.modificationDate))"]
         if !record.comment.isEmpty { lines.append("Notes:\n\(record.comment)") }
         _ = present(Dialog(title: record.account, message: lines.joined(separator: "\n"), buttons: ["Close"]))
     }

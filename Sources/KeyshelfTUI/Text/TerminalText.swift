@@ -17,7 +17,9 @@ public enum TerminalText {
     ///
     /// Which scalars are unsafe is the domain's one rule, `InertScalars`
     /// (controls, bidi marks, zero-width and other invisible characters, tag
-    /// characters, noncharacters; emoji sequences kept). Here they are drawn
+    /// characters, noncharacters, blanks other than U+0020, combining marks
+    /// past `InertScalars.maxStackedMarks` on one base; emoji sequences
+    /// kept). Here they are drawn
     /// as symbols rather than `\u{…}` escapes:
     /// - C0 controls (U+0000–U+001F) become the matching Control Pictures
     ///   (ESC → `␛`, BEL → `␇`, LF → `␊`), DEL becomes `␡`;

@@ -12,10 +12,13 @@ import KeyshelfCrypto
 /// File bytes and fields stay in sodium memory (`SecureBytes`), and libcsv's
 /// own field buffer is wiped before it is freed.
 ///
-/// A hostile file cannot exhaust memory: a file is at most `maxFileBytes` and
-/// a field at most `maxFieldBytes` (docs/import.md, "Limits"). Parsing takes
-/// time linear in the file size, however long a field or however many line
-/// breaks it holds.
+/// A hostile file cannot exhaust memory: a file is at most `maxFileBytes`, a
+/// field at most `maxFieldBytes`, a record at most `maxColumns` fields and
+/// the file at most `maxRows` records after the header (docs/import.md,
+/// "Limits"); a file over any of them is refused as a whole. Fields are kept
+/// as one flat list of 4-byte end offsets into one arena, so memory stays
+/// below a small multiple of the file size. Parsing takes time linear in the
+/// file size, however long a field or however many line breaks it holds.
 public enum CSVReader {
     /// The largest file read: 64 MiB, far above any password export
     /// (10,000 items take about 2 MB) and small enough to hold twice in memory.
@@ -23,13 +26,21 @@ public enum CSVReader {
     /// The largest single field, after unquoting: 1 MiB. No password, URL or
     /// note needs more; libcsv would otherwise grow one buffer without bound.
     public static let maxFieldBytes = 1 << 20
+    /// The most fields in one record: 64. The widest known export
+    /// (Bitwarden) has 11 columns; one line of 67 million commas would
+    /// otherwise become 67 million fields.
+    public static let maxColumns = 64
+    /// The most records after the header: 100,000, ten times a large
+    /// password export. Every row costs memory in the plan and the report.
+    public static let maxRows = 100_000
     /// Bytes handed to `csv_parse` per call, so the field size is checked
     /// before a long line is buffered whole.
     static let feedBytes = 64 << 10
 
     /// Reads and parses the file at `path`.
     /// - Throws: `TransferError.unreadable`, `.tooLarge`, `.empty`, `.notUTF8`,
-    ///   `.malformed`, `.unterminatedQuote`, `.fieldTooLarge`.
+    ///   `.malformed`, `.unterminatedQuote`, `.fieldTooLarge`, `.tooManyColumns`,
+    ///   `.tooManyRows`.
     public static func read(path: String) throws -> CSVTable {
         try parse(readFile(path: path), path: path)
     }
@@ -46,18 +57,13 @@ public enum CSVReader {
             if let line = firstInvalidLine(body) {
                 throw TransferError.notUTF8(path: path, line: line)
             }
-            let state = ParseState(capacity: body.count)
+            let state = ParseState(capacity: body.count, path: path)
             try runParser(body, state: state, path: path)
             guard let header = state.records.first else { throw TransferError.empty(path: path) }
-            let headerNames = header.fields.map { range in
-                state.arena.withUnsafeBytes { a in
-                    String(decoding: UnsafeRawBufferPointer(rebasing: a[range]), as: UTF8.self)
-                }.trimmingSpaces()
-            }
-            let rows = state.records.dropFirst().enumerated().map { index, record in
-                CSVTable.Row(line: record.line, number: index + 2, fields: record.fields)
-            }
-            return CSVTable(arena: state.arena, header: headerNames, headerLine: header.line, rows: rows)
+            var table = CSVTable(arena: state.arena, fieldEnds: state.fieldEnds, header: [], headerLine: header.line,
+                                 rows: Array(state.records.dropFirst()))
+            table.header = (0..<header.fieldCount).map { table.string(header, $0).trimmingSpaces() }
+            return table
         }
     }
 
@@ -152,9 +158,7 @@ public enum CSVReader {
                 if csv_parse(&parser, chunk.baseAddress, chunk.count, fieldEnded, recordEnded, context) != chunk.count {
                     throw failure(&parser, state: state, path: path)
                 }
-                if let line = state.oversizedFieldLine {
-                    throw TransferError.fieldTooLarge(path: path, line: line, limit: maxFieldBytes)
-                }
+                if let refusal = state.refusal { throw refusal }
                 if parser.entry_pos > maxFieldBytes {
                     throw TransferError.fieldTooLarge(path: path, line: state.fieldStartLine, limit: maxFieldBytes)
                 }
@@ -168,9 +172,7 @@ public enum CSVReader {
         if csv_fini(&parser, fieldEnded, recordEnded, context) != 0 || csv_error(&parser) != CSV_SUCCESS {
             throw failure(&parser, state: state, path: path)
         }
-        if let line = state.oversizedFieldLine {
-            throw TransferError.fieldTooLarge(path: path, line: line, limit: maxFieldBytes)
-        }
+        if let refusal = state.refusal { throw refusal }
     }
 
     private static func failure(_ parser: inout csv_parser, state: ParseState, path: String) -> TransferError {
@@ -185,16 +187,16 @@ public enum CSVReader {
 
 /// Mutable state shared with libcsv's callbacks through the `data` pointer.
 private final class ParseState {
-    struct Record {
-        let line: Int
-        let fields: [Range<Int>]
-    }
-
     /// Unescaped fields never exceed the input size, so one arena of that size holds them all.
     let arena: SecureBytes
+    let path: String
     var used = 0
-    var fields: [Range<Int>] = []
-    var records: [Record] = []
+    /// End offset in `arena` of every field so far, in file order (`CSVTable.fieldEnds`).
+    var fieldEnds: [UInt32] = []
+    /// Index in `fieldEnds` of the current record's first field.
+    var recordStart = 0
+    /// The records so far, the header first.
+    var records: [CSVTable.Row] = []
     /// Physical line being fed (1-based).
     var line = 1
     /// Line where the current record started; nil between records.
@@ -203,30 +205,47 @@ private final class ParseState {
     var lastFieldLine: Int?
     /// Set once every line was fed, before `csv_fini`.
     var atEnd = false
-    /// Line where a field over `CSVReader.maxFieldBytes` started; set by the callback, which cannot throw.
-    var oversizedFieldLine: Int?
+    /// Why the file is refused (a limit was passed); set by the callbacks,
+    /// which cannot throw, and thrown after the current piece. Once set,
+    /// nothing more is stored.
+    var refusal: TransferError?
 
-    init(capacity: Int) {
+    init(capacity: Int, path: String) {
+        precondition(capacity <= Int(UInt32.max), "field offsets are 32-bit; CSVReader.maxFileBytes keeps files smaller")
         arena = SecureBytes(byteCount: capacity)
+        self.path = path
     }
 
     /// The line where the field being parsed began: after the previous field, else at the record start.
     var fieldStartLine: Int { lastFieldLine ?? rowStartLine ?? line }
 
     func append(_ bytes: UnsafeRawPointer?, count: Int) {
-        if count > CSVReader.maxFieldBytes, oversizedFieldLine == nil { oversizedFieldLine = fieldStartLine }
-        let range = used..<(used + count)
+        guard refusal == nil else { return }
+        if count > CSVReader.maxFieldBytes {
+            refusal = .fieldTooLarge(path: path, line: fieldStartLine, limit: CSVReader.maxFieldBytes)
+            return
+        }
+        if fieldEnds.count - recordStart == CSVReader.maxColumns {
+            refusal = .tooManyColumns(path: path, line: rowStartLine ?? line, limit: CSVReader.maxColumns)
+            return
+        }
         if count > 0, let bytes {
             arena.withUnsafeMutableBytes { $0.baseAddress!.advanced(by: used).copyMemory(from: bytes, byteCount: count) }
         }
         used += count
-        fields.append(range)
+        fieldEnds.append(UInt32(used))
         lastFieldLine = line
     }
 
     func endRecord() {
-        records.append(Record(line: rowStartLine ?? line, fields: fields))
-        fields = []
+        guard refusal == nil else { return }
+        if records.count > CSVReader.maxRows {
+            refusal = .tooManyRows(path: path, line: rowStartLine ?? line, limit: CSVReader.maxRows)
+            return
+        }
+        records.append(CSVTable.Row(line: rowStartLine ?? line, number: records.count + 1,
+                                    fields: recordStart..<fieldEnds.count))
+        recordStart = fieldEnds.count
         rowStartLine = nil
         lastFieldLine = nil
     }

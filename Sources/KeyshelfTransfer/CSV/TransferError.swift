@@ -10,6 +10,10 @@ public enum TransferError: Error, Equatable, Sendable, CustomStringConvertible {
     case tooLarge(path: String, limit: Int)
     /// A field starting on `line` is larger than `limit` bytes (`CSVReader.maxFieldBytes`).
     case fieldTooLarge(path: String, line: Int, limit: Int)
+    /// The record starting on `line` has more than `limit` fields (`CSVReader.maxColumns`).
+    case tooManyColumns(path: String, line: Int, limit: Int)
+    /// The record starting on `line` is one more than `limit` rows after the header (`CSVReader.maxRows`).
+    case tooManyRows(path: String, line: Int, limit: Int)
     /// The file holds no record at all.
     case empty(path: String)
     /// A byte sequence that is not UTF-8 (or a NUL byte) on `line`.
@@ -33,6 +37,11 @@ public enum TransferError: Error, Equatable, Sendable, CustomStringConvertible {
             "\(path) is larger than \(limit >> 20) MiB, more than any password export; nothing was imported"
         case let .fieldTooLarge(path, line, limit):
             "\(path) line \(line): a field starting here is larger than \(limit >> 20) MiB; nothing was imported"
+        case let .tooManyColumns(path, line, limit):
+            "\(path) line \(line): a record with more than \(limit) fields, more than any password export has columns; nothing was imported"
+        case let .tooManyRows(path, line, limit):
+            "\(path) line \(line): more than \(limit) rows after the header, more than keyshelf imports at once; "
+                + "split the file and import the parts (nothing was imported)"
         case let .empty(path):
             "\(path) is empty: no header line"
         case let .notUTF8(path, line):

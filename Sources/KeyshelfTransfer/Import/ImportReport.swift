@@ -25,8 +25,15 @@ public struct ImportReport: Sendable {
         return "\(verb) \(imported.count), \(update) \(updated.count), skipped \(skipped.count), failed \(failed.count)"
     }
 
+    /// Rows listed per kind (title and reason, e.g. "skipped … empty row")
+    /// before the rest of that kind is counted in one line.
+    public static let listedPerKind = 5
+
     /// The whole report as lines for a terminal: format, ignored columns,
-    /// summary, then every skipped and failed row with its position and reason.
+    /// summary, then the updated, skipped and failed rows with position and
+    /// reason. Of each kind the first `listedPerKind` rows are listed and the
+    /// rest summarised ("and 99995 more rows skipped: empty row"), so the
+    /// report stays short however many rows a file repeats.
     /// Values from the file are shown inert (`InertText`: control, bidi and
     /// invisible characters escaped).
     public var lines: [String] {
@@ -37,8 +44,17 @@ public struct ImportReport: Sendable {
         out.append(summary + (dryRun ? " (dry run: nothing written)" : ""))
         for (title, rows) in [("updated", dryRun ? [] : updated), ("would update", dryRun ? updated : []),
                               ("skipped", skipped), ("failed", failed)] where !rows.isEmpty {
+            var counts: [String: Int] = [:]
+            var kinds: [String] = []
             for row in rows.sorted(by: { $0.position.row < $1.position.row }) {
-                out.append("  \(title) \(row.position): \(Self.describe(row))")
+                let count = counts[row.reason, default: 0] + 1
+                counts[row.reason] = count
+                if count == 1 { kinds.append(row.reason) }
+                if count <= Self.listedPerKind { out.append("  \(title) \(row.position): \(Self.describe(row))") }
+            }
+            for reason in kinds where counts[reason]! > Self.listedPerKind {
+                let more = counts[reason]! - Self.listedPerKind
+                out.append("  and \(more) more \(more == 1 ? "row" : "rows") \(title)\(reason.isEmpty ? "" : ": \(reason)")")
             }
         }
         return out
