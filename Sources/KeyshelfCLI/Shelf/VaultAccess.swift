@@ -86,8 +86,11 @@ enum VaultAccess {
     }
 
     /// Says once on standard error that `shared.vault` is missing (it then
-    /// reads as empty; docs/vault-format.md), and returns `session`.
+    /// reads as empty; docs/vault-format.md), routes the session's warnings
+    /// (`VaultWarning`: what a save that succeeded could not do) to standard
+    /// error, and returns `session`.
     static func noteMissingFiles(_ session: VaultSession, _ context: CommandContext) -> VaultSession {
+        session.warningHandler = { context.note("warning: \($0)") }
         if session.isSharedFileMissing {
             context.note("note: \(session.directory.url.appendingPathComponent("shared.vault").path) is missing; the shared credentials read as empty (restore it from backups/ or your sync copy)")
         }
