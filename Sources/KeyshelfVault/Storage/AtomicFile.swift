@@ -122,10 +122,12 @@ enum AtomicFile {
 }
 
 /// A new version of a vault file, written and synced beside it as
-/// `.NAME.PID.RANDOM.tmp` (mode 0600), until it is renamed over the file or discarded.
-struct TemporaryFile {
+/// `.NAME.PID.RANDOM.tmp` (mode 0600), until it is renamed over the file or
+/// discarded. Its descriptor is closed once, by `close()` or `discard()`
+/// (a second close could close a descriptor another thread opened meanwhile).
+final class TemporaryFile {
     let path: String
-    private let fd: Int32
+    private var fd: Int32
 
     /// Creates the file and writes `header` and the payload, then `fsync`s it.
     /// - Throws: `.io` naming the temporary file (nothing is left then);
@@ -172,6 +174,10 @@ struct TemporaryFile {
     }
 
     func close() {
+        guard fd >= 0 else { return }
         _ = Glibc.close(fd)
+        fd = -1
     }
+
+    deinit { close() }
 }

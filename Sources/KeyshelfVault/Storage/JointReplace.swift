@@ -143,15 +143,21 @@ enum JointReplace {
         try FileSystem.syncDirectory(directory)
     }
 
-    /// The file names a journal lists.
+    /// The file names a journal lists. A journal cut short (a kill while it
+    /// was written, which is before any rename) lists every vault file: none
+    /// of them was replaced, so recovery undoes nothing but the links.
     /// - Throws: `.io` for a journal that cannot be read or is not one keyshelf wrote.
     private static func readJournal(_ path: String) throws -> [String] {
         guard let data = FileManager.default.contents(atPath: path) else { throw FileSystem.ioError(path, "read the journal") }
-        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
-        let names = lines.dropFirst()
-        guard lines.first == journalTitle, !names.isEmpty, names.allSatisfy({ name in Store.allCases.contains { $0.fileName == name } }) else {
+        let text = String(decoding: data, as: UTF8.self)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let names = lines.dropFirst().dropLast()
+        let isName = { (name: String) in Store.allCases.contains { $0.fileName == name } }
+        if text.hasSuffix("\n"), lines.first == journalTitle, !names.isEmpty, names.allSatisfy(isName) { return Array(names) }
+        let written = journalTitle + "\n" + Store.allCases.map { $0.fileName + "\n" }.joined()
+        guard (journalTitle + "\n").hasPrefix(text) || text.hasPrefix(journalTitle + "\n") && text.count < written.count else {
             throw VaultError(.io, file: path, reason: "is not a journal of `keyshelf passwd`; move it aside and open the vault again")
         }
-        return Array(names)
+        return Store.allCases.map(\.fileName)
     }
 }
