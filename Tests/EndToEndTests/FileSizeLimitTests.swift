@@ -15,7 +15,8 @@ import Testing
         #expect((before["shared.vault"]?.count ?? 0) > 500)
         for arguments in [["rm", "site0.example", "user0@example.com", "--yes"],
                           ["add", "new.example", "someone", "--password-stdin"]] {
-            let result = try Keyshelf.runDetached("/usr/bin/prlimit", ["--fsize=\(limit)", Keyshelf.binary.path] + arguments,
+            // The test runner may ignore SIGXFSZ itself, which a child inherits: `env` resets it to the default first.
+            let result = try Keyshelf.runDetached("/usr/bin/env", ["--default-signal=XFSZ", "/usr/bin/prlimit", "--fsize=\(limit)", Keyshelf.binary.path] + arguments,
                                                   stdin: Data("another-password\n".utf8), environment: vault.environment)
             #expect(result.status == 1, "\(arguments[0]): \(result)")
             #expect(result.stderr.contains(String(cString: strerror(EFBIG))), "\(arguments[0]): \(result.stderr)")
