@@ -74,7 +74,7 @@ public final class VaultSession: @unchecked Sendable {
     /// (`VaultWarning`: a directory sync or a backup rotation that failed after
     /// the commit, foreign items moved out of `shared.vault`), after the
     /// write, outside the session's lock. Setting it delivers the warnings
-    /// queued before (those of the open). Nil: warnings are queued.
+    /// queued before (those of the open). Nil: the latest 16 are queued.
     public var warningHandler: ((VaultWarning) -> Void)? {
         get { mutex.withLock { handler } }
         set {
@@ -89,7 +89,12 @@ public final class VaultSession: @unchecked Sendable {
         mutex.lock()
         let handler = self.handler
         var warnings: [VaultWarning] = []
-        if handler != nil { swap(&warnings, &unreported) }
+        if handler != nil {
+            swap(&warnings, &unreported)
+        } else if unreported.count > 16 {
+            // Nobody listening (the agent): keep the latest, not one per save forever.
+            unreported.removeFirst(unreported.count - 16)
+        }
         mutex.unlock()
         for warning in warnings { handler?(warning) }
     }
