@@ -44,7 +44,12 @@ enum JointReplace {
             try FileSystem.refuseSymbolicLink(path)
             try AtomicFile.checkUnchanged(path, expected: file.expected)
             AtomicFile.removeStaleTemporaryFiles(directory: directory, name: file.name)
-            try backup.settlePending(current: file.expected)
+            do {
+                try backup.settlePending(current: file.expected)
+            } catch {
+                // The pending backups are the undo of this change: their place must be free.
+                throw VaultError(.io, file: backup.directory, reason: "cannot change the master password while the backups cannot rotate (\(Backups.reason(error))); make backups/ writable again (chmod, chattr -i) and try again; nothing was changed")
+            }
         }
         var temporaries: [TemporaryFile] = []
         defer { temporaries.forEach { $0.close() } }
