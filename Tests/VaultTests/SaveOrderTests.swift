@@ -18,17 +18,7 @@ import KeyshelfCrypto
         }
         var out: [String] = []
         for call in trace.drop(while: { !start($0) }) {
-            let step: String = switch call {
-            case .examine(let p): "examine \(name(p))"
-            case .create(let p): "create \(name(p))"
-            case .write(let p): "write \(name(p))"
-            case .truncate(let p): "truncate \(name(p))"
-            case .fsync(let p): "fsync \(name(p))"
-            case .fdatasync(let p): "fdatasync \(name(p))"
-            case .link(let a, let b): "link \(name(a)) \(name(b))"
-            case .rename(let a, let b): "rename \(name(a)) \(name(b))"
-            case .unlink(let p): "unlink \(name(p))"
-            }
+            let step = call.description(path: name)
             if out.last != step { out.append(step) }
         }
         return out

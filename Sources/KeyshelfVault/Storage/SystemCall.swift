@@ -26,19 +26,22 @@ enum SystemCall: Equatable, Sendable, CustomStringConvertible {
     /// `unlink`.
     case unlink(String)
 
-    var description: String {
+    /// "rename FROM TO", with each path written as `path` gives it.
+    func description(path: (String) -> String) -> String {
         switch self {
-        case .examine(let p): "examine \(p)"
-        case .create(let p): "create \(p)"
-        case .write(let p): "write \(p)"
-        case .truncate(let p): "truncate \(p)"
-        case .fsync(let p): "fsync \(p)"
-        case .fdatasync(let p): "fdatasync \(p)"
-        case .link(let a, let b): "link \(a) \(b)"
-        case .rename(let a, let b): "rename \(a) \(b)"
-        case .unlink(let p): "unlink \(p)"
+        case .examine(let p): "examine \(path(p))"
+        case .create(let p): "create \(path(p))"
+        case .write(let p): "write \(path(p))"
+        case .truncate(let p): "truncate \(path(p))"
+        case .fsync(let p): "fsync \(path(p))"
+        case .fdatasync(let p): "fdatasync \(path(p))"
+        case .link(let a, let b): "link \(path(a)) \(path(b))"
+        case .rename(let a, let b): "rename \(path(a)) \(path(b))"
+        case .unlink(let p): "unlink \(path(p))"
         }
     }
+
+    var description: String { description { $0 } }
 }
 
 /// The storage layer's one seam for the system calls of a save (the idea of
