@@ -76,6 +76,7 @@ public struct VaultDirectory: Sendable {
                 throw VaultError(.alreadyExists, file: path(of: .local), reason: "a vault already exists here; use it, or choose another directory with --vault")
             }
             var shared: VaultSession.FileState
+            var warnings: [VaultWarning] = []
             let localKey = Random.secureBytes(VaultHeader.vaultKeyByteCount)
             if let file = try FileSystem.read(path(of: .shared)) {
                 shared = try VaultSession.openFile(file, store: .shared, password: password, reusing: nil, path: path(of: .shared))
@@ -85,13 +86,13 @@ public struct VaultDirectory: Sendable {
                 let sharedKey = Random.secureBytes(VaultHeader.vaultKeyByteCount)
                 let header = try VaultFile.makeHeader(store: .shared, limits: limits, salt: salt, vaultKey: sharedKey, passwordKey: passwordKey)
                 shared = VaultSession.FileState(header: header, passwordKey: passwordKey, vaultKey: sharedKey)
-                try VaultSession.save([], plaintext: shared.plaintext, store: .shared, file: &shared, directory: path)
+                warnings += try VaultSession.save([], plaintext: shared.plaintext, store: .shared, file: &shared, directory: path)
             }
             let localHeader = try VaultFile.makeHeader(
                 store: .local, limits: shared.header.limits, salt: shared.header.salt, vaultKey: localKey, passwordKey: shared.passwordKey)
             var local = VaultSession.FileState(header: localHeader, passwordKey: shared.passwordKey, vaultKey: localKey)
-            try VaultSession.save([], plaintext: local.plaintext, store: .local, file: &local, directory: path)
-            return VaultSession(directory: self, local: local, shared: shared)
+            warnings += try VaultSession.save([], plaintext: local.plaintext, store: .local, file: &local, directory: path)
+            return VaultSession(directory: self, local: local, shared: shared, warnings: warnings)
         }
     }
 

@@ -89,7 +89,7 @@ enum VaultAccess {
     /// reads as empty; docs/vault-format.md), routes the session's warnings
     /// (`VaultWarning`: what a save that succeeded could not do) to standard
     /// error, and returns `session`.
-    static func noteMissingFiles(_ session: VaultSession, _ context: CommandContext) -> VaultSession {
+    static func reportingNotes(_ session: VaultSession, _ context: CommandContext) -> VaultSession {
         session.warningHandler = { context.note("warning: \($0)") }
         if session.isSharedFileMissing {
             context.note("note: \(session.directory.url.appendingPathComponent("shared.vault").path) is missing; the shared credentials read as empty (restore it from backups/ or your sync copy)")
@@ -104,7 +104,7 @@ enum VaultAccess {
     static func agentSession(_ directory: VaultDirectory, _ options: SharedOptions, _ context: CommandContext) throws -> VaultSession? {
         guard !options.noAgent else { return nil }
         do {
-            return try AgentClient.openSession(for: directory, environment: context.environment).map { noteMissingFiles($0, context) }
+            return try AgentClient.openSession(for: directory, environment: context.environment).map { reportingNotes($0, context) }
         } catch let error as AgentError {
             context.note("not using the agent: \(error.reason)")
             return nil
@@ -187,7 +187,7 @@ enum VaultAccess {
                 return session
             }
             let password = try masterPassword ?? VaultAccess.masterPassword(options, context)
-            return try VaultAccess.noteMissingFiles(directory.unlock(password: password), context)
+            return try VaultAccess.reportingNotes(directory.unlock(password: password), context)
         }
     }
 
