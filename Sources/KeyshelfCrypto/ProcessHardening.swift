@@ -1,5 +1,8 @@
 import CSystem
 import CSodium
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Process-wide protections for a program that holds secrets.
 public enum ProcessHardening {
@@ -9,5 +12,13 @@ public enum ProcessHardening {
     @discardableResult
     public static func disableCoreDumps() -> Bool {
         keyshelf_disable_core_dumps() == 0
+    }
+
+    /// Ignores `SIGXFSZ`, so that a write past the file size limit
+    /// (`RLIMIT_FSIZE`, `ulimit -f`) fails with `EFBIG`, which a save reports
+    /// and cleans up after (no temporary file left), instead of killing the
+    /// process mid-save (issue 11, item 21).
+    public static func ignoreFileSizeSignal() {
+        signal(SIGXFSZ, SIG_IGN)
     }
 }

@@ -106,6 +106,7 @@ public enum TUI {
             }
             let app = ShelfApp(screen: screen, shelf: shelf, configuration: configuration, title: title)
             if let selection { app.restore(selection) }
+            unlocked.warningHandler = { [weak app] warning in app?.setStatus("warning: \(warning)", error: true) }
             if let message = firstStatus {
                 app.setStatus(message, error: true)
                 firstStatus = nil

@@ -76,6 +76,7 @@ public struct VaultDirectory: Sendable {
                 throw VaultError(.alreadyExists, file: path(of: .local), reason: "a vault already exists here; use it, or choose another directory with --vault")
             }
             var shared: VaultSession.FileState
+            var warnings: [VaultWarning] = []
             let localKey = Random.secureBytes(VaultHeader.vaultKeyByteCount)
             if let file = try FileSystem.read(path(of: .shared)) {
                 shared = try VaultSession.openFile(file, store: .shared, password: password, reusing: nil, path: path(of: .shared))
@@ -85,25 +86,27 @@ public struct VaultDirectory: Sendable {
                 let sharedKey = Random.secureBytes(VaultHeader.vaultKeyByteCount)
                 let header = try VaultFile.makeHeader(store: .shared, limits: limits, salt: salt, vaultKey: sharedKey, passwordKey: passwordKey)
                 shared = VaultSession.FileState(header: header, passwordKey: passwordKey, vaultKey: sharedKey)
-                try VaultSession.save([], plaintext: shared.plaintext, store: .shared, file: &shared, directory: path)
+                warnings += try VaultSession.save([], plaintext: shared.plaintext, store: .shared, file: &shared, directory: path)
             }
             let localHeader = try VaultFile.makeHeader(
                 store: .local, limits: shared.header.limits, salt: shared.header.salt, vaultKey: localKey, passwordKey: shared.passwordKey)
             var local = VaultSession.FileState(header: localHeader, passwordKey: shared.passwordKey, vaultKey: localKey)
-            try VaultSession.save([], plaintext: local.plaintext, store: .local, file: &local, directory: path)
-            return VaultSession(directory: self, local: local, shared: shared)
+            warnings += try VaultSession.save([], plaintext: local.plaintext, store: .local, file: &local, directory: path)
+            return VaultSession(directory: self, local: local, shared: shared, warnings: warnings)
         }
     }
 
     /// Opens the vault with `password`: checks both headers (ceilings
     /// included) before running Argon2id once, unwraps both vault keys, and
-    /// authenticates each whole payload before decoding it. Never writes.
+    /// authenticates each whole payload before decoding it. Writes only to
+    /// finish or undo a `passwd` a crash interrupted (`recoverInterruptedPasswd`).
     /// A `shared.vault` sealed with another salt (a copy from another machine)
     /// costs a second Argon2id run; a missing one opens empty.
     /// - Throws: `VaultError` `.noVault`, `.wrongPassword`, `.notAVault`,
     ///   `.unsupportedVersion`, `.damaged`, `.truncated`, `.kdfLimitsTooHigh`, `.io`;
     ///   `file` names the vault file concerned.
     public func unlock(password: Secret) throws -> VaultSession {
+        let recovered = try recoverInterruptedPasswd()
         guard let localFile = try FileSystem.read(path(of: .local)) else {
             throw VaultError(.noVault, file: path(of: .local), reason: "no vault here; create one with `keyshelf init`")
         }
@@ -119,7 +122,9 @@ public struct VaultDirectory: Sendable {
             do {
                 shared = try VaultSession.openFile(sharedFile, store: .shared, password: password, reusing: local, path: path(of: .shared))
             } catch var error as VaultError where error.code == .wrongPassword {
-                error.reason = "is sealed with another master password than local.vault (an interrupted `keyshelf passwd`, or a copy from a machine with another password); restore backups/shared.1.bak, or move shared.vault aside"
+                error.reason = "is sealed with another master password than local.vault (a copy from a machine with another password, or an old `keyshelf passwd`); "
+                    + (RecoveryFile.find(.shared, in: path, opening: local).map { "restore \($0) as shared.vault (it opens with this password), or move shared.vault aside" }
+                        ?? "no backup opens with this password: move shared.vault aside, or open it with the other machine's password")
                 throw error
             }
         } else {
@@ -127,6 +132,16 @@ public struct VaultDirectory: Sendable {
             let header = try VaultFile.makeHeader(store: .shared, limits: local.header.limits, salt: local.header.salt, vaultKey: key, passwordKey: local.passwordKey)
             shared = VaultSession.FileState(header: header, passwordKey: local.passwordKey, vaultKey: key)
         }
-        return VaultSession(directory: self, local: local, shared: shared)
+        return VaultSession(directory: self, local: local, shared: shared, warnings: recovered)
+    }
+
+    /// Finishes or undoes a `keyshelf passwd` that a crash interrupted (its
+    /// journal `passwd.journal` is there), under the directory's lock, so that
+    /// both files open with one password (docs/vault-format.md).
+    /// - Returns: what could not be done after that (backup rotation).
+    /// - Throws: `.io` naming the backup to restore by hand when undoing failed; the lock errors.
+    func recoverInterruptedPasswd() throws -> [VaultWarning] {
+        guard try FileSystem.identity(of: path + "/" + JointReplace.journalName) != nil else { return [] }
+        return try LockFile.withExclusiveLock(directory: path, timeout: lockTimeout) { try JointReplace.recover(directory: path) }
     }
 }

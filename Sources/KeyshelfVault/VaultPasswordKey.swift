@@ -31,12 +31,13 @@ extension VaultDirectory {
     /// Opens the vault with password keys exported by
     /// `VaultSession.passwordKeys()` instead of the password: no Argon2id
     /// runs. Otherwise the same checks as `unlock(password:)` (headers,
-    /// whole-payload authentication) and never writes.
+    /// whole-payload authentication); writes only as `recoverInterruptedPasswd`.
     /// - Throws: `VaultError` `.wrongPassword` when no key fits a file's salt
     ///   and limits or a key does not unwrap it (the master password was
     ///   changed since the keys were exported); otherwise the open errors of
     ///   `unlock(password:)`.
     public func unlock(passwordKeys: [VaultPasswordKey]) throws -> VaultSession {
+        let recovered = try recoverInterruptedPasswd()
         guard let localFile = try FileSystem.read(path(of: .local)) else {
             throw VaultError(.noVault, file: path(of: .local), reason: "no vault here; create one with `keyshelf init`")
         }
@@ -49,7 +50,7 @@ extension VaultDirectory {
             let header = try VaultFile.makeHeader(store: .shared, limits: local.header.limits, salt: local.header.salt, vaultKey: key, passwordKey: local.passwordKey)
             shared = VaultSession.FileState(header: header, passwordKey: local.passwordKey, vaultKey: key)
         }
-        return VaultSession(directory: self, local: local, shared: shared)
+        return VaultSession(directory: self, local: local, shared: shared, warnings: recovered)
     }
 
     private func open(_ file: (bytes: [UInt8], identity: FileIdentity), store: Store, passwordKeys: [VaultPasswordKey]) throws -> VaultSession.FileState {

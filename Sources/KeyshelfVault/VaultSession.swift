@@ -11,82 +11,6 @@ public final class VaultSession: @unchecked Sendable {
     /// The directory this session reads and writes.
     public let directory: VaultDirectory
 
-    /// One vault file as known to this session.
-    struct FileState {
-        /// The last header read or written (a template when the file is absent).
-        var header: VaultHeader
-        /// Argon2id output that unwraps `header.wrappedKey`.
-        var passwordKey: SecureBytes
-        var vaultKey: SecureBytes
-        /// The version on disk that `items` came from; nil when there is no file.
-        var identity: FileIdentity?
-        var items: [Item]
-        /// With `addedPlaintexts`, the exact record encoding of `items`; their
-        /// passwords are slices of these buffers. Read it through `wholePlaintext()`.
-        private(set) var plaintext: SecureBytes
-        /// Record lists (`varint(count) record*`) of items `add(to:)` put after
-        /// those of `plaintext`, joined only when a change needs the whole encoding.
-        private var addedPlaintexts: [SecureBytes] = []
-        /// Set when `items` may no longer match the disk (a failed write): the next access re-reads the file.
-        var needsReload = false
-        /// The first segment's last 16 bytes, which appendices authenticate
-        /// (`VaultFile.Opened`); empty for no file or a v1 file.
-        var payloadTag: [UInt8] = []
-        /// Appendices in the payload on disk.
-        var appendixCount = 0
-        /// Bytes followed the announced payload when the file was read (an
-        /// append unfinished or under way): the file is read again next time,
-        /// whatever its identity says.
-        var hasUnfinishedAppend = false
-
-        /// The state of a file read from disk.
-        init(header: VaultHeader, passwordKey: SecureBytes, vaultKey: SecureBytes, identity: FileIdentity, opened: VaultFile.Opened) {
-            self.header = header
-            self.passwordKey = passwordKey
-            self.vaultKey = vaultKey
-            self.identity = identity
-            self.items = opened.items
-            self.plaintext = opened.plaintext
-            self.payloadTag = opened.payloadTag
-            self.appendixCount = opened.appendixCount
-            self.hasUnfinishedAppend = opened.hasUnfinishedAppend
-        }
-
-        /// The encoding of `items` as one buffer (joining what `add(to:)` added).
-        mutating func wholePlaintext() -> SecureBytes {
-            if !addedPlaintexts.isEmpty {
-                // Both come from RecordCodec.encode: well formed.
-                plaintext = try! RecordCodec.join([plaintext] + addedPlaintexts)
-                addedPlaintexts = []
-            }
-            return plaintext
-        }
-
-        /// Records that `items` and `plaintext` (their whole encoding) are current.
-        mutating func adopt(_ items: [Item], plaintext: SecureBytes) {
-            self.items = items
-            self.plaintext = plaintext
-            addedPlaintexts = []
-        }
-
-        /// Adds `added` at the end of `items`, `records` being their encoding.
-        mutating func adopt(adding added: [Item], records: SecureBytes) {
-            items.append(contentsOf: added)
-            addedPlaintexts.append(records)
-        }
-
-        /// The state of a file not on disk yet: no items.
-        init(header: VaultHeader, passwordKey: SecureBytes, vaultKey: SecureBytes) {
-            var none = [Item]()
-            self.header = header
-            self.passwordKey = passwordKey
-            self.vaultKey = vaultKey
-            self.identity = nil
-            self.items = []
-            self.plaintext = RecordCodec.encode(&none)
-        }
-    }
-
     private struct State {
         var local: FileState
         var shared: FileState
@@ -140,9 +64,39 @@ public final class VaultSession: @unchecked Sendable {
     /// `contents()` returned the same items (for caches built on them).
     public var revision: Int { mutex.withLock { itemsRevision } }
 
-    init(directory: VaultDirectory, local: FileState, shared: FileState) {
+    init(directory: VaultDirectory, local: FileState, shared: FileState, warnings: [VaultWarning] = []) {
         self.directory = directory
         self.state = State(local: local, shared: shared)
+        unreported = warnings
+    }
+
+    /// Receives what a write that succeeded could not do, or noticed
+    /// (`VaultWarning`: a directory sync or a backup rotation that failed after
+    /// the commit, foreign items moved out of `shared.vault`), after the
+    /// write, outside the session's lock. Setting it delivers the warnings
+    /// queued before (those of the open). Nil: the latest 16 are queued.
+    public var warningHandler: ((VaultWarning) -> Void)? {
+        get { mutex.withLock { handler } }
+        set {
+            mutex.withLock { handler = newValue }
+            reportWarnings()
+        }
+    }
+    private var handler: ((VaultWarning) -> Void)?
+    private var unreported: [VaultWarning] = []
+
+    private func reportWarnings() {
+        mutex.lock()
+        let handler = self.handler
+        var warnings: [VaultWarning] = []
+        if handler != nil {
+            swap(&warnings, &unreported)
+        } else if unreported.count > 16 {
+            // Nobody listening (the agent): keep the latest, not one per save forever.
+            unreported.removeFirst(unreported.count - 16)
+        }
+        mutex.unlock()
+        for warning in warnings { handler?(warning) }
     }
 
     /// The Argon2id limits of the master password (from `local.vault`'s header;
@@ -189,6 +143,7 @@ public final class VaultSession: @unchecked Sendable {
     public func modify<T>(_ body: (inout VaultContents) throws -> T) throws -> T {
         try lockedWrite { state in
             var contents = VaultContents(local: state.local.items, shared: state.shared.items)
+            let quarantine = ForeignItems.quarantine(&contents, file: directory.path(of: .shared))
             // Hand the arrays over, so that the body edits a large vault in
             // place instead of copying it; `plaintext` still holds the old state.
             for store in Store.allCases { state[store].items = [] }
@@ -202,8 +157,10 @@ public final class VaultSession: @unchecked Sendable {
                 for store in Store.allCases { Self.restoreItems(&state[store]) }
                 throw error
             }
-            // Shared first, then local, as in `changePassword`; each file is atomic on its own, the pair is not.
-            for (index, store) in [Store.shared, .local].enumerated() {
+            // Shared first, then local; each file is atomic on its own, the pair is not. Items moved
+            // out of shared.vault are saved in local.vault first, so that no failure loses them.
+            let order: [Store] = quarantine == nil ? [.shared, .local] : [.local, .shared]
+            for (index, store) in order.enumerated() {
                 var items = contents[store]
                 contents[store] = []
                 let plaintext = RecordCodec.encode(&items)
@@ -218,16 +175,17 @@ public final class VaultSession: @unchecked Sendable {
                        try state.withFile(store, { try Self.append(records, store: store, file: &$0, directory: directory.path) }) {
                         state.withFile(store) { $0.adopt(items, plaintext: plaintext) }
                     } else {
-                        try Self.save(items, plaintext: plaintext, store: store, file: &state[store], directory: directory.path,
-                                      rotateBackups: !deferRotation)
+                        unreported += try Self.save(items, plaintext: plaintext, store: store, file: &state[store], directory: directory.path,
+                                                    rotateBackups: !deferRotation)
                     }
                     itemsRevision += 1
                 } catch {
                     state[store].needsReload = true
-                    if index == 0 { Self.restoreItems(&state.local) }
+                    if index == 0 { Self.restoreItems(&state[order[1]]) }
                     throw error
                 }
             }
+            unreported += quarantine.map { [$0] } ?? []
             return result
         }
     }
@@ -237,7 +195,8 @@ public final class VaultSession: @unchecked Sendable {
     /// holds no reference to the item arrays meanwhile, so `write` edits them
     /// in place (no copy-on-write).
     private func lockedWrite<T>(_ write: (inout State) throws -> T) throws -> T {
-        try mutex.withLock {
+        defer { reportWarnings() }
+        return try mutex.withLock {
             guard var state else { throw lockedError }
             self.state = nil
             defer { self.state = state }
@@ -273,8 +232,8 @@ public final class VaultSession: @unchecked Sendable {
                         var items = file.items
                         file.items = []
                         items.append(contentsOf: added)
-                        try Self.save(items, plaintext: RecordCodec.encode(&items), store: store, file: &file,
-                                      directory: directory.path, rotateBackups: !deferRotation)
+                        unreported += try Self.save(items, plaintext: RecordCodec.encode(&items), store: store, file: &file,
+                                                    directory: directory.path, rotateBackups: !deferRotation)
                     }
                 }
             } catch {
@@ -302,41 +261,29 @@ public final class VaultSession: @unchecked Sendable {
 
     /// Changes the master password: one new salt, one Argon2id run, both
     /// vault keys re-wrapped. Only the 144-byte headers are rewritten; the
-    /// encrypted payloads are copied unchanged (docs/vault-format.md).
+    /// encrypted payloads are copied unchanged. Both files are replaced all
+    /// or nothing (`JointReplace`; docs/vault-format.md, "Changing the master password").
     /// - Parameter limits: new Argon2id limits, or nil to keep the current ones.
     /// - Throws: `VaultError` `.kdfLimitsTooHigh`, `.changedOnDisk`, `.locked`,
-    ///   `.io` (also when another process holds the lock longer than `VaultDirectory.lockTimeout`).
+    ///   `.io` (also when another process holds the lock longer than
+    ///   `VaultDirectory.lockTimeout`); both files then open with the old password.
     public func changePassword(to newPassword: Secret, limits: PasswordHashLimits?) throws {
+        defer { reportWarnings() }
         try mutex.withLock {
             guard var state else { throw lockedError }
             defer { self.state = state }
             let newLimits = limits ?? state.local.header.limits
             try VaultHeader.checkCeilings(newLimits, path: directory.path)
             try LockFile.withExclusiveLock(directory: directory.path, timeout: directory.lockTimeout) {
+                unreported += try JointReplace.recover(directory: directory.path)
                 try refresh(.local, &state)
                 try refresh(.shared, &state)
-                let salt = Random.bytes(PasswordHash.saltByteCount)
-                let passwordKey = try VaultFile.deriveKey(password: newPassword, salt: salt, limits: newLimits, path: directory.path)
-                // Shared first: after a crash between the two, local.vault still opens with the old
-                // password and `unlock` points at backups/shared.1.bak (the same payload, old password).
-                for store in [Store.shared, .local] {
-                    var file = state[store]
-                    let header = try VaultFile.makeHeader(
-                        version: file.header.version, store: store, limits: newLimits, salt: salt, vaultKey: file.vaultKey,
-                        passwordKey: passwordKey, chunkByteCount: file.header.chunkByteCount, payloadByteCount: file.header.payloadByteCount)
-                    if let identity = file.identity {
-                        let path = directory.path(of: store)
-                        guard let current = try FileSystem.read(path), current.identity == identity else {
-                            throw VaultError(.changedOnDisk, file: path, reason: "changed on disk while the password was being changed; try again")
-                        }
-                        file.identity = try AtomicFile.replace(
-                            directory: directory.path, name: store.fileName, header: header.serialized(),
-                            payload: Array(current.bytes[VaultHeader.byteCount..<(VaultHeader.byteCount + Int(file.header.payloadByteCount))]),
-                            expected: identity)
-                    }
-                    file.header = header
-                    file.passwordKey = passwordKey
-                    state[store] = file
+                do {
+                    unreported += try PasswordChange.reseal(&state.local, &state.shared, to: newPassword, limits: newLimits, directory: directory.path)
+                } catch {
+                    state.local.needsReload = true
+                    state.shared.needsReload = true
+                    throw error
                 }
             }
         }
@@ -406,83 +353,5 @@ public final class VaultSession: @unchecked Sendable {
             return
         }
         state[store] = try Self.openFile(file, store: store, password: nil, reusing: state[store], path: path)
-    }
-
-    /// Checks, unwraps and decodes one file read from disk.
-    /// - Parameters:
-    ///   - password: used when no key of `reusing` fits the file's salt and limits.
-    ///   - reusing: a state whose password key (and vault key, for the same
-    ///     wrapped key) can be reused without running Argon2id again.
-    static func openFile(
-        _ file: (bytes: [UInt8], identity: FileIdentity), store: Store, password: Secret?, reusing known: FileState?, path: String
-    ) throws -> FileState {
-        let header = try file.bytes.withUnsafeBytes { try VaultHeader.parse($0, fileByteCount: Int(file.identity.byteCount), expected: store, path: path) }
-        let passwordKey: SecureBytes
-        let vaultKey: SecureBytes
-        if let known, known.header.sharesKeyDerivation(with: header) {
-            passwordKey = known.passwordKey
-            if known.header.store == store, known.header.nonce == header.nonce, known.header.wrappedKey == header.wrappedKey {
-                vaultKey = known.vaultKey
-            } else {
-                vaultKey = try VaultFile.unwrapKey(header: header, passwordKey: passwordKey, path: path)
-            }
-        } else if let password {
-            passwordKey = try VaultFile.deriveKey(password: password, salt: header.salt, limits: header.limits, path: path)
-            vaultKey = try VaultFile.unwrapKey(header: header, passwordKey: passwordKey, path: path)
-        } else {
-            throw VaultError(.changedOnDisk, file: path, reason: "was re-sealed with another master password or key parameters since it was opened; lock and unlock again")
-        }
-        let opened = try VaultFile.open(file.bytes, header: header, vaultKey: vaultKey, path: path)
-        return FileState(header: header, passwordKey: passwordKey, vaultKey: vaultKey, identity: file.identity, opened: opened)
-    }
-
-    /// Seals `plaintext` (the encoding of `items`) and replaces `store`'s file
-    /// atomically, refusing when it changed since `file.identity`.
-    static func save(_ items: [Item], plaintext: SecureBytes, store: Store, file: inout FileState, directory: String,
-                     rotateBackups: Bool = true) throws {
-        let header = try VaultFile.sealedHeader(for: plaintext, header: file.header, vaultKey: file.vaultKey, passwordKey: file.passwordKey)
-        let vaultKey = file.vaultKey
-        var payloadTag: [UInt8] = []
-        // Sealed chunk by chunk straight into the temporary file: no second whole-file buffer.
-        file.identity = try AtomicFile.replace(
-            directory: directory, name: store.fileName, header: header.serialized(),
-            payloadByteCount: Int(header.payloadByteCount),
-            writePayload: { write in payloadTag = try VaultFile.seal(plaintext, header: header, vaultKey: vaultKey, output: write) },
-            expected: file.identity, rotateBackups: rotateBackups)
-        file.header = header
-        file.adopt(items, plaintext: plaintext)
-        file.needsReload = false
-        file.payloadTag = payloadTag
-        file.appendixCount = 0
-        file.hasUnfinishedAppend = false
-    }
-
-    /// Most appendices a file gets before the next write replaces it whole,
-    /// so that reading stays one pass over few pieces.
-    static let maximumAppendixCount = 64
-
-    /// Writes `records` (a record list: items to add after the file's last)
-    /// as an appendix of `store`'s file, when the file can take one: it exists
-    /// in format v2, has fewer than `maximumAppendixCount` appendices, the
-    /// records fit in one chunk, and it has one hard link. Updates the
-    /// file's identity and header; the caller adopts the items.
-    /// - Returns: false when it cannot (nothing written: the caller saves the whole file).
-    /// - Throws: `VaultError.changedOnDisk` when the file is no longer the
-    ///   version `file.identity`; `.io` for a failed system call (the file is then as it was).
-    static func append(_ records: SecureBytes, store: Store, file: inout FileState, directory: String) throws -> Bool {
-        guard let identity = file.identity, file.header.version >= 2, file.appendixCount < maximumAppendixCount,
-              records.byteCount <= Int(file.header.chunkByteCount) else { return false }
-        let appendix = try VaultFile.sealAppendix(records, header: file.header, vaultKey: file.vaultKey, payloadTag: file.payloadTag, index: file.appendixCount)
-        var header = file.header
-        header.payloadByteCount += UInt64(appendix.count)
-        guard let grown = try FileAppend.append(
-            appendix, at: VaultHeader.byteCount + Int(file.header.payloadByteCount), header: header.serialized(),
-            oldHeader: file.header.serialized(), to: directory + "/" + store.fileName, expected: identity) else { return false }
-        file.identity = grown
-        file.header = header
-        file.hasUnfinishedAppend = false
-        file.needsReload = false
-        file.appendixCount += 1
-        return true
     }
 }

@@ -13,16 +13,38 @@ import KeyshelfVault
 //                                    account "n" (n = the items before it), then
 //                                    prints n + 1 (mostly appendices; every 65th
 //                                    save replaces the file)
+//   vault-stress passwd DIR          changes the master password forever, between
+//                                    the stdin password and the same with "2"
+//                                    appended (it opens with either), printing
+//                                    the number of changes done
 
 let args = CommandLine.arguments
 guard args.count >= 3, let line = readLine(strippingNewline: true) else {
-    FileHandle.standardError.write(Data("usage: vault-stress add DIR COUNT TAG | churn DIR | grow DIR (password on stdin)\n".utf8))
+    FileHandle.standardError.write(Data("usage: vault-stress add DIR COUNT TAG | churn DIR | grow DIR | passwd DIR (password on stdin)\n".utf8))
     exit(2)
 }
 let password = Secret(utf8: line)
 let directory = VaultDirectory(url: URL(fileURLWithPath: args[2], isDirectory: true))
 
 do {
+    if args[1] == "passwd" {
+        let passwords = [password, Secret(utf8: line + "2")]
+        var current = 0
+        var session: VaultSession
+        do {
+            session = try directory.unlock(password: passwords[0])
+        } catch let error as VaultError where error.code == .wrongPassword {
+            session = try directory.unlock(password: passwords[1])
+            current = 1
+        }
+        var changes = 0
+        while true {
+            current = 1 - current
+            try session.changePassword(to: passwords[current], limits: nil)
+            changes += 1
+            FileHandle.standardOutput.write(Data("\(changes)\n".utf8))
+        }
+    }
     let session = try directory.unlock(password: password)
     switch args[1] {
     case "add":

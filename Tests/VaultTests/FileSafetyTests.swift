@@ -164,11 +164,13 @@ import KeyshelfCrypto
         let before = try snapshot()
         let current = try readBytes(vault.file(.local))
         let identity = try FileSystem.identity(of: vault.file(.local))
+        let failRename = SystemCallMock { call, _ in if case .rename(_, vault.file(.local)) = call { EPERM } else { nil } }
         let error = Self.vaultError {
-            _ = try AtomicFile.replace(
-                directory: vault.path, name: Store.local.fileName, header: Array(current[..<VaultHeader.byteCount]),
-                payload: Array(current[VaultHeader.byteCount...]), expected: identity,
-                renameFile: { _, _ in errno = EPERM; return -1 })
+            _ = try failRename.run {
+                try AtomicFile.replace(
+                    directory: vault.path, name: Store.local.fileName, header: Array(current[..<VaultHeader.byteCount]),
+                    payload: Array(current[VaultHeader.byteCount...]), expected: identity)
+            }
         }
         #expect(error?.code == .io)
         #expect(try snapshot() == before)

@@ -86,8 +86,11 @@ enum VaultAccess {
     }
 
     /// Says once on standard error that `shared.vault` is missing (it then
-    /// reads as empty; docs/vault-format.md), and returns `session`.
-    static func noteMissingFiles(_ session: VaultSession, _ context: CommandContext) -> VaultSession {
+    /// reads as empty; docs/vault-format.md), routes the session's warnings
+    /// (`VaultWarning`: what a save that succeeded could not do) to standard
+    /// error, and returns `session`.
+    static func reportingNotes(_ session: VaultSession, _ context: CommandContext) -> VaultSession {
+        session.warningHandler = { context.note("warning: \($0)") }
         if session.isSharedFileMissing {
             context.note("note: \(session.directory.url.appendingPathComponent("shared.vault").path) is missing; the shared credentials read as empty (restore it from backups/ or your sync copy)")
         }
@@ -104,7 +107,7 @@ enum VaultAccess {
                              failed: ((AgentError) -> Void)? = nil) throws -> VaultSession? {
         guard !options.noAgent else { return nil }
         do {
-            return try AgentClient.openSession(for: directory, environment: context.environment).map { noteMissingFiles($0, context) }
+            return try AgentClient.openSession(for: directory, environment: context.environment).map { reportingNotes($0, context) }
         } catch let error as AgentError {
             if let failed { failed(error) } else { context.note("not using the agent: \(error.reason)") }
             return nil
@@ -191,7 +194,7 @@ enum VaultAccess {
                 return session
             }
             let password = try masterPassword ?? passwordInsteadOfAgent()
-            return try VaultAccess.noteMissingFiles(directory.unlock(password: password), context)
+            return try VaultAccess.reportingNotes(directory.unlock(password: password), context)
         }
 
         /// The master password, read because the agent was not there; when

@@ -11,27 +11,29 @@ import Glibc
 /// it as `backups/NAME.pending.bak`, rename the temporary file over it, fsync
 /// the directory, and only then rotate the backups (`.pending` becomes `.1`).
 /// At every instant the path names either the old or the new complete file;
-/// a failed save leaves the backups as they were.
+/// a failed save leaves the backups as they were. The rename is the commit:
+/// what fails after it is a warning, not an error (docs/vault-format.md, "Saving").
 enum AtomicFile {
     /// Previous versions kept per vault file, in `backups/NAME.1.bak` (newest) … `NAME.3.bak`.
     static let backupCount = 3
     static let backupDirectoryName = "backups"
 
-    /// Replaces `directory/name` with `header` + `payload`.
-    /// - Parameters:
-    ///   - expected: the identity of the version the caller read, nil when it read no file.
-    ///   - renameFile: `rename(2)`; a test replaces it to make the final step fail.
-    /// - Returns: the identity of the new file.
-    /// - Throws: `VaultError.changedOnDisk` when the file is no longer `expected`;
-    ///   `.io` when `directory/name` is a symbolic link (never replaced) or a system call fails.
+    /// What a save that committed did.
+    struct Saved {
+        /// The identity of the new file; nil when it could not be examined
+        /// (the session then reads it again).
+        var identity: FileIdentity?
+        /// What the save could not do after its commit.
+        var warnings: [VaultWarning] = []
+    }
+
+    /// Replaces `directory/name` with `header` + `payload`; as the other `replace`.
     static func replace(
-        directory: String, name: String, header: [UInt8], payload: [UInt8], expected: FileIdentity?,
-        renameFile: (String, String) -> Int32 = { rename($0, $1) }
-    ) throws -> FileIdentity {
+        directory: String, name: String, header: [UInt8], payload: [UInt8], expected: FileIdentity?
+    ) throws -> Saved {
         try replace(
             directory: directory, name: name, header: header, payloadByteCount: payload.count,
-            writePayload: { write in try payload.withUnsafeBytes { try write($0) } },
-            expected: expected, renameFile: renameFile)
+            writePayload: { write in try payload.withUnsafeBytes { try write($0) } }, expected: expected)
     }
 
     /// Replaces `directory/name` with `header` + a payload that `writePayload`
@@ -40,68 +42,72 @@ enum AtomicFile {
     /// - Parameters:
     ///   - payloadByteCount: the bytes `writePayload` writes in all (checked).
     ///   - expected: the identity of the version the caller read, nil when it read no file.
-    ///   - renameFile: `rename(2)`; a test replaces it to make the final step fail.
     ///   - rotateBackups: false leaves the replaced version as
     ///     `NAME.pending.bak`, for `Backups.settlePending` to rotate in later
     ///     (the next save does, or the caller once it has answered its client).
-    /// - Returns: the identity of the new file.
+    /// - Returns: the new file's identity, and warnings: the directory sync
+    ///   after the rename failed (the backups are then left as they were and
+    ///   the pending backup removed), or the backups could not be rotated.
     /// - Throws: `VaultError.changedOnDisk` when the file is no longer `expected`;
     ///   `.io` when `directory/name` is a symbolic link (never replaced) or a
-    ///   system call fails; whatever `writePayload` throws (nothing is replaced then).
+    ///   system call before the rename fails; whatever `writePayload` throws.
+    ///   Nothing is replaced then, and no temporary file is left.
     static func replace(
         directory: String, name: String, header: [UInt8], payloadByteCount: Int,
         writePayload: (_ write: (UnsafeRawBufferPointer) throws -> Void) throws -> Void,
-        expected: FileIdentity?, renameFile: (String, String) -> Int32 = { rename($0, $1) },
-        rotateBackups: Bool = true
-    ) throws -> FileIdentity {
+        expected: FileIdentity?, rotateBackups: Bool = true
+    ) throws -> Saved {
         let path = directory + "/" + name
         try FileSystem.refuseSymbolicLink(path)
         try checkUnchanged(path, expected: expected)
         removeStaleTemporaryFiles(directory: directory, name: name)
         let backups = Backups(directory: directory, name: name)
-        try backups.settlePending(current: expected)
-        let temporary = directory + "/." + name + "." + String(getpid()) + "." + Random.bytes(6).map { String($0, radix: 16) }.joined() + ".tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw FileSystem.ioError(temporary, "create a temporary file") }
-        var renamed = false
+        var saved = Saved()
+        var keepsBackup = expected != nil
+        do {
+            try backups.settlePending(current: expected)
+        } catch {
+            // Backups that cannot rotate (an immutable one) must not stop every save.
+            saved.warnings.append(backups.rotationWarning(error))
+            keepsBackup = false
+        }
+        let temporary = try TemporaryFile(directory: directory, name: name, header: header,
+                                          payloadByteCount: payloadByteCount, writePayload: writePayload)
         var pending = false
-        defer {
-            close(fd)
-            if !renamed {
-                unlink(temporary)
-                if pending { unlink(backups.pending) }
+        do {
+            // Checked again just before the backup link (which itself changes the file's ctime).
+            try checkUnchanged(path, expected: expected)
+            if keepsBackup {
+                try backups.keepPending()
+                pending = true
             }
+            try temporary.rename(to: path)
+        } catch {
+            temporary.discard()
+            if pending { _ = SystemCalls.unlink(backups.pending) }
+            throw error
         }
-        guard fchmod(fd, 0o600) == 0 else { throw FileSystem.ioError(temporary, "set mode 0600") }
-        try header.withUnsafeBytes { try FileSystem.writeAll(fd, $0, path: temporary) }
-        var written = 0
-        try writePayload { piece in
-            try FileSystem.writeAll(fd, piece, path: temporary)
-            written += piece.count
+        defer { temporary.close() }
+        do {
+            try FileSystem.syncDirectory(directory)
+        } catch {
+            saved.warnings.append(VaultWarning(file: directory, reason: "the change is saved, but the directory could not be synced (\(Backups.reason(error))): it may not survive a power loss; the backups were left as they were"))
+            if pending { _ = SystemCalls.unlink(backups.pending) }
+            pending = false
         }
-        precondition(written == payloadByteCount, "payload size mismatch")
-        guard fsync(fd) == 0 else { throw FileSystem.ioError(temporary, "sync the file") }
-        // Checked again just before the backup link (which itself changes the file's ctime).
-        try checkUnchanged(path, expected: expected)
-        if expected != nil {
-            try backups.keepPending()
-            pending = true
+        saved.identity = temporary.identity()
+        if pending && rotateBackups {
+            do { try backups.rotate() } catch { saved.warnings.append(backups.rotationWarning(error)) }
         }
-        guard renameFile(temporary, path) == 0 else { throw FileSystem.ioError(path, "replace the vault file") }
-        renamed = true
-        try FileSystem.syncDirectory(directory)
-        var s = stat()
-        guard fstat(fd, &s) == 0 else { throw FileSystem.ioError(path, "examine the new file") }
-        if pending && rotateBackups { try backups.rotate() }
-        return FileIdentity(s)
+        return saved
     }
 
     /// Removes temporary files left by a writer that was killed. Callers hold
     /// the directory's lock, so no live writer owns one.
-    private static func removeStaleTemporaryFiles(directory: String, name: String) {
+    static func removeStaleTemporaryFiles(directory: String, name: String) {
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
         for entry in entries where entry.hasPrefix("." + name + ".") && entry.hasSuffix(".tmp") {
-            unlink(directory + "/" + entry)
+            _ = SystemCalls.unlink(directory + "/" + entry)
         }
     }
 
@@ -115,94 +121,63 @@ enum AtomicFile {
     }
 }
 
-/// The backups of one vault file: `backups/NAME.1.bak` (newest) … `NAME.3.bak`,
-/// and `NAME.pending.bak`, the version being replaced while a save is under way.
-struct Backups {
-    /// The vault file these are backups of.
-    let file: String
-    let directory: String
-    let stem: String
+/// A new version of a vault file, written and synced beside it as
+/// `.NAME.PID.RANDOM.tmp` (mode 0600), until it is renamed over the file or
+/// discarded. Its descriptor is closed once, by `close()` or `discard()`
+/// (a second close could close a descriptor another thread opened meanwhile).
+final class TemporaryFile {
+    let path: String
+    private var fd: Int32
 
-    init(directory: String, name: String) {
-        file = directory + "/" + name
-        self.directory = directory + "/" + AtomicFile.backupDirectoryName
-        stem = String(name.dropLast(".vault".count))
-    }
-
-    func numbered(_ k: Int) -> String { "\(directory)/\(stem).\(k).bak" }
-    var pending: String { "\(directory)/\(stem).pending.bak" }
-
-    /// Deals with a pending backup left by a writer killed mid-save. When it
-    /// is the version that save replaced (killed after the rename), it is
-    /// rotated in. When it is still the current file (killed before the
-    /// rename), it stays until `keepPending` replaces it: unlinking it now
-    /// would change the current file's ctime, which the save checks.
-    /// - Parameter current: the identity of the vault file now on disk.
-    func settlePending(current: FileIdentity?) throws {
-        guard let left = try FileSystem.identity(of: pending) else { return }
-        if let current, left.device == current.device, left.inode == current.inode { return }
-        try rotate()
-    }
-
-    /// Links (or, without hard links, copies) the current vault file as the pending backup.
-    func keepPending() throws {
-        if mkdir(directory, 0o700) != 0 && errno != EEXIST { throw FileSystem.ioError(directory, "create the backup directory") }
-        unlink(pending)
-        guard link(file, pending) != 0 else { return }
+    /// Creates the file and writes `header` and the payload, then `fsync`s it.
+    /// - Throws: `.io` naming the temporary file (nothing is left then);
+    ///   whatever `writePayload` throws.
+    init(directory: String, name: String, header: [UInt8], payloadByteCount: Int,
+         writePayload: (_ write: (UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
+        let path = directory + "/." + name + "." + String(getpid()) + "." + Random.bytes(6).map { String($0, radix: 16) }.joined() + ".tmp"
+        let fd = SystemCalls.create(path)
+        guard fd >= 0 else { throw FileSystem.ioError(path, "create a temporary file") }
+        self.path = path
+        self.fd = fd
         do {
-            try FileManager.default.copyItem(atPath: file, toPath: pending)
+            guard fchmod(fd, 0o600) == 0 else { throw FileSystem.ioError(path, "set mode 0600") }
+            try header.withUnsafeBytes { try FileSystem.writeAll(fd, $0, path: path) }
+            var written = 0
+            try writePayload { piece in
+                try FileSystem.writeAll(fd, piece, path: path)
+                written += piece.count
+            }
+            precondition(written == payloadByteCount, "payload size mismatch")
+            guard SystemCalls.fsync(fd, path: path) == 0 else { throw FileSystem.ioError(path, "sync the file") }
         } catch {
-            throw VaultError(.io, file: pending, reason: "cannot keep a backup of the previous version: \(error.localizedDescription)")
+            discard()
+            throw error
         }
     }
 
-    /// Shifts `NAME.k.bak` to `NAME.(k+1).bak` (the oldest is dropped) and makes the pending backup `NAME.1.bak`.
-    func rotate() throws {
-        for k in stride(from: AtomicFile.backupCount - 1, through: 1, by: -1) {
-            if rename(numbered(k), numbered(k + 1)) != 0 && errno != ENOENT {
-                throw FileSystem.ioError(numbered(k), "rotate backups")
-            }
-        }
-        guard rename(pending, numbered(1)) == 0 else { throw FileSystem.ioError(pending, "rotate backups") }
-    }
-}
-
-/// The advisory lock (`flock`) serialising writers of one vault directory.
-enum LockFile {
-    /// The lock file's name inside the vault directory.
-    static let name = "keyshelf.lock"
-
-    /// Runs `body` while holding an exclusive `flock` on `directory/keyshelf.lock`.
-    /// Tries without blocking every 50 ms for up to `timeout` seconds.
-    /// - Throws: `.io` naming the lock file when another process holds the
-    ///   lock for longer than `timeout`, or when it cannot be opened or locked;
-    ///   whatever `body` throws.
-    static func withExclusiveLock<T>(directory: String, timeout: TimeInterval, _ body: () throws -> T) throws -> T {
-        try withLock(LOCK_EX, directory: directory, timeout: timeout, body)
+    /// Renames the file over `target` (the commit of one file).
+    /// - Throws: `.io` naming `target`; the temporary file is still there.
+    func rename(to target: String) throws {
+        guard SystemCalls.rename(path, target) == 0 else { throw FileSystem.ioError(target, "replace the vault file") }
     }
 
-    /// Runs `body` while holding a shared `flock` on `directory/keyshelf.lock`:
-    /// no keyshelf writer runs meanwhile, other readers may. As `withExclusiveLock`.
-    static func withSharedLock<T>(directory: String, timeout: TimeInterval, _ body: () throws -> T) throws -> T {
-        try withLock(LOCK_SH, directory: directory, timeout: timeout, body)
+    /// The identity of the written file (after its rename: the rename changes its ctime).
+    func identity() -> FileIdentity? {
+        var s = stat()
+        return fstat(fd, &s) == 0 ? FileIdentity(s) : nil
     }
 
-    private static func withLock<T>(_ operation: Int32, directory: String, timeout: TimeInterval, _ body: () throws -> T) throws -> T {
-        let path = directory + "/" + name
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw FileSystem.ioError(path, "open the lock file") }
-        defer { close(fd) }
-        let clock = ContinuousClock()
-        let deadline = clock.now + .milliseconds(Int64(max(0, timeout) * 1000))
-        while flock(fd, operation | LOCK_NB) != 0 {
-            let code = errno
-            if code == EINTR { continue }
-            guard code == EWOULDBLOCK else { throw FileSystem.ioError(path, "lock the vault", code) }
-            guard clock.now < deadline else {
-                throw VaultError(.io, file: path, reason: "another keyshelf process holds the vault lock (waited \(Int(timeout.rounded())) s); try again when it has finished")
-            }
-            usleep(50_000)
-        }
-        return try body()
+    /// Closes and removes the file (before a rename).
+    func discard() {
+        close()
+        _ = SystemCalls.unlink(path)
     }
+
+    func close() {
+        guard fd >= 0 else { return }
+        _ = Glibc.close(fd)
+        fd = -1
+    }
+
+    deinit { close() }
 }

@@ -35,23 +35,24 @@ enum FileAppend {
         guard FileIdentity(s) == expected else { throw AtomicFile.changedOnDisk(path) }
         guard s.st_nlink == 1 else { return nil }
         do {
-            if Int(s.st_size) > offset, ftruncate(fd, off_t(offset)) != 0 { throw FileSystem.ioError(path, "cut off an unfinished append") }
+            if Int(s.st_size) > offset, SystemCalls.ftruncate(fd, off_t(offset), path: path) != 0 { throw FileSystem.ioError(path, "cut off an unfinished append") }
             try appendix.withUnsafeBytes { try FileSystem.writeAll(fd, $0, at: offset, path: path) }
-            guard fdatasync(fd) == 0 else { throw FileSystem.ioError(path, "sync the file") }
+            guard SystemCalls.fdatasync(fd, path: path) == 0 else { throw FileSystem.ioError(path, "sync the file") }
             let changed = (header.indices.first { header[$0] != oldHeader[$0] } ?? header.count)..<header.count
             do {
                 try header[changed].withUnsafeBytes { try FileSystem.writeAll(fd, $0, at: changed.lowerBound, path: path) }
-                guard fdatasync(fd) == 0 else { throw FileSystem.ioError(path, "sync the file") }
+                guard SystemCalls.fdatasync(fd, path: path) == 0 else { throw FileSystem.ioError(path, "sync the file") }
             } catch {
                 try? oldHeader[changed].withUnsafeBytes { try FileSystem.writeAll(fd, $0, at: changed.lowerBound, path: path) }
                 throw error
             }
         } catch {
-            _ = ftruncate(fd, off_t(offset))
-            _ = fdatasync(fd)
+            _ = SystemCalls.ftruncate(fd, off_t(offset), path: path)
+            _ = SystemCalls.fdatasync(fd, path: path)
             throw error
         }
-        guard fstat(fd, &s) == 0 else { throw FileSystem.ioError(path, "examine the file") }
+        // Committed: should fstat fail, the identity from before differs from the disk's, so the file is read again.
+        _ = fstat(fd, &s)
         return FileIdentity(s)
     }
 }

@@ -34,7 +34,16 @@ enum FileSystem {
     }
 
     static func ioError(_ path: String, _ what: String, _ code: Int32 = errno) -> VaultError {
-        VaultError(.io, file: path, reason: "cannot \(what): \(errorText(code))")
+        VaultError(.io, file: path, reason: "cannot \(what): \(errorText(code))\(advice(code))")
+    }
+
+    /// What to do about the failures a user can fix, for an error message.
+    private static func advice(_ code: Int32) -> String {
+        switch code {
+        case EFBIG: " (the file size limit, `ulimit -f`, is below the vault file's size; raise it and try again)"
+        case ENOSPC, EDQUOT: " (free some disk space and try again)"
+        default: ""
+        }
     }
 
     /// The identity of the file at `path` itself (a symbolic link is not
@@ -42,7 +51,7 @@ enum FileSystem {
     /// - Throws: `.io` naming `path` and the system's reason (permission denied, not a directory, …).
     static func identity(of path: String) throws -> FileIdentity? {
         var s = stat()
-        if lstat(path, &s) == 0 { return FileIdentity(s) }
+        if SystemCalls.perform(.examine(path), { lstat(path, &s) }) == 0 { return FileIdentity(s) }
         if errno == ENOENT { return nil }
         throw ioError(path, "examine the file")
     }
@@ -219,7 +228,7 @@ enum FileSystem {
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw ioError(path, "open the directory") }
         defer { close(fd) }
-        guard fsync(fd) == 0 else { throw ioError(path, "sync the directory") }
+        guard SystemCalls.fsync(fd, path: path) == 0 else { throw ioError(path, "sync the directory") }
     }
 
     /// Writes all of `bytes` to `fd` at its position, or at byte `offset`
@@ -228,8 +237,10 @@ enum FileSystem {
     static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int? = nil, path: String) throws {
         var done = 0
         while done < bytes.count {
-            let n = offset.map { pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t($0 + done)) }
-                ?? write(fd, bytes.baseAddress! + done, bytes.count - done)
+            let n = SystemCalls.perform(.write(path)) {
+                offset.map { pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t($0 + done)) }
+                    ?? write(fd, bytes.baseAddress! + done, bytes.count - done)
+            }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw ioError(path, "write the file")

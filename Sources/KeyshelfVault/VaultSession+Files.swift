@@ -1,0 +1,87 @@
+import Foundation
+import KeyshelfCrypto
+
+/// Reading, saving and appending one vault file for `VaultSession`.
+extension VaultSession {
+    /// Checks, unwraps and decodes one file read from disk.
+    /// - Parameters:
+    ///   - password: used when no key of `reusing` fits the file's salt and limits.
+    ///   - reusing: a state whose password key (and vault key, for the same
+    ///     wrapped key) can be reused without running Argon2id again.
+    static func openFile(
+        _ file: (bytes: [UInt8], identity: FileIdentity), store: Store, password: Secret?, reusing known: FileState?, path: String
+    ) throws -> FileState {
+        let header = try file.bytes.withUnsafeBytes { try VaultHeader.parse($0, fileByteCount: Int(file.identity.byteCount), expected: store, path: path) }
+        let passwordKey: SecureBytes
+        let vaultKey: SecureBytes
+        if let known, known.header.sharesKeyDerivation(with: header) {
+            passwordKey = known.passwordKey
+            if known.header.store == store, known.header.nonce == header.nonce, known.header.wrappedKey == header.wrappedKey {
+                vaultKey = known.vaultKey
+            } else {
+                vaultKey = try VaultFile.unwrapKey(header: header, passwordKey: passwordKey, path: path)
+            }
+        } else if let password {
+            passwordKey = try VaultFile.deriveKey(password: password, salt: header.salt, limits: header.limits, path: path)
+            vaultKey = try VaultFile.unwrapKey(header: header, passwordKey: passwordKey, path: path)
+        } else {
+            throw VaultError(.changedOnDisk, file: path, reason: "was re-sealed with another master password or key parameters since it was opened; lock and unlock again")
+        }
+        let opened = try VaultFile.open(file.bytes, header: header, vaultKey: vaultKey, path: path)
+        return FileState(header: header, passwordKey: passwordKey, vaultKey: vaultKey, identity: file.identity, opened: opened)
+    }
+
+    /// Seals `plaintext` (the encoding of `items`) and replaces `store`'s file
+    /// atomically, refusing when it changed since `file.identity`.
+    /// - Returns: what the save could not do after its commit (`AtomicFile.Saved`).
+    @discardableResult
+    static func save(_ items: [Item], plaintext: SecureBytes, store: Store, file: inout FileState, directory: String,
+                     rotateBackups: Bool = true) throws -> [VaultWarning] {
+        let header = try VaultFile.sealedHeader(for: plaintext, header: file.header, vaultKey: file.vaultKey, passwordKey: file.passwordKey)
+        let vaultKey = file.vaultKey
+        var payloadTag: [UInt8] = []
+        // Sealed chunk by chunk straight into the temporary file: no second whole-file buffer.
+        let saved = try AtomicFile.replace(
+            directory: directory, name: store.fileName, header: header.serialized(),
+            payloadByteCount: Int(header.payloadByteCount),
+            writePayload: { write in payloadTag = try VaultFile.seal(plaintext, header: header, vaultKey: vaultKey, output: write) },
+            expected: file.identity, rotateBackups: rotateBackups)
+        file.identity = saved.identity
+        file.header = header
+        file.adopt(items, plaintext: plaintext)
+        file.needsReload = false
+        file.payloadTag = payloadTag
+        file.appendixCount = 0
+        file.hasUnfinishedAppend = false
+        return saved.warnings
+    }
+
+    /// Most appendices a file gets before the next write replaces it whole,
+    /// so that reading stays one pass over few pieces.
+    static let maximumAppendixCount = 64
+
+    /// Writes `records` (a record list: items to add after the file's last)
+    /// as an appendix of `store`'s file, when the file can take one: it exists
+    /// in format v2, has fewer than `maximumAppendixCount` appendices, the
+    /// records fit in one chunk, and it has one hard link. Updates the
+    /// file's identity and header; the caller adopts the items.
+    /// - Returns: false when it cannot (nothing written: the caller saves the whole file).
+    /// - Throws: `VaultError.changedOnDisk` when the file is no longer the
+    ///   version `file.identity`; `.io` for a failed system call (the file is then as it was).
+    static func append(_ records: SecureBytes, store: Store, file: inout FileState, directory: String) throws -> Bool {
+        guard let identity = file.identity, file.header.version >= 2, file.appendixCount < maximumAppendixCount,
+              records.byteCount <= Int(file.header.chunkByteCount) else { return false }
+        let appendix = try VaultFile.sealAppendix(records, header: file.header, vaultKey: file.vaultKey, payloadTag: file.payloadTag, index: file.appendixCount)
+        var header = file.header
+        header.payloadByteCount += UInt64(appendix.count)
+        guard let grown = try FileAppend.append(
+            appendix, at: VaultHeader.byteCount + Int(file.header.payloadByteCount), header: header.serialized(),
+            oldHeader: file.header.serialized(), to: directory + "/" + store.fileName, expected: identity) else { return false }
+        file.identity = grown
+        file.header = header
+        file.hasUnfinishedAppend = false
+        file.needsReload = false
+        file.appendixCount += 1
+        return true
+    }
+}
