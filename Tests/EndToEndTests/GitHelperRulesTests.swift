@@ -26,6 +26,19 @@ import Testing
         #expect(try vault.snapshot() == before)
     }
 
+    @Test func anImportRowWhoseURLNamesNoSingleHostFailsAndUpdatesNothing() throws {
+        let vault = try TestVault()
+        try vault.add("other.example", "user", password: "others-pw")
+        let before = try vault.snapshot()
+        let file = vault.root.appendingPathComponent("rows.csv")
+        try Data("name,url,username,password\nx,http://site.example - user@other.example,user,new-pw\n".utf8).write(to: file)
+        let result = try vault.run(["import", file.path, "--yes"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("imported 0, updated 0, skipped 0, failed 1"), "\(result)")
+        #expect(result.stdout.contains("space in the user info"), "\(result)")
+        #expect(try vault.snapshot() == before)
+    }
+
     // MARK: - Item 7: keyshelf and git read the same host
 
     @Test func gitAndTheHelperReadTheSameHostFromAURL() throws {

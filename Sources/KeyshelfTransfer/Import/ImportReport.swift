@@ -36,7 +36,7 @@ public struct ImportReport: Sendable {
         }
         out.append(summary + (dryRun ? " (dry run: nothing written)" : ""))
         for (title, rows) in [("updated", dryRun ? [] : updated), ("would update", dryRun ? updated : []),
-                              ("skipped", skipped), ("failed", failed)] where !rows.isEmpty {
+                              ("skipped", skipped), ("failed", failed), ("note", source.notes)] where !rows.isEmpty {
             for row in rows.sorted(by: { $0.position.row < $1.position.row }) {
                 out.append("  \(title) \(row.position): \(Self.describe(row))")
             }
