@@ -13,14 +13,9 @@ struct GitCredential {
     var username: String?
     /// Kept in secure memory as soon as it is read.
     var password: Secret?
-    /// `password_expiry_utc`: Unix seconds after which the password is void.
-    var passwordExpiry: Int64?
-    /// `oauth_refresh_token`, kept in secure memory.
-    var oauthRefreshToken: Secret?
 
     /// The keys whose values keyshelf reads; a NUL or CR in one of them is refused.
-    private static let knownKeys: Set<String> = ["protocol", "host", "path", "username", "password", "url",
-                                                  "password_expiry_utc", "oauth_refresh_token"]
+    private static let knownKeys: Set<String> = ["protocol", "host", "path", "username", "password", "url"]
 
     /// Reads the description from `fd` (standard input in a helper), in blocks.
     ///
@@ -43,14 +38,12 @@ struct GitCredential {
                 throw CLIError(.usage, "the value of \(key)= contains a \(value.contains(byte: 0) ? "NUL byte" : "carriage return"), which git cannot carry; nothing was saved")
             }
             if key == "password" { credential.password = value; continue }
-            if key == "oauth_refresh_token" { credential.oauthRefreshToken = value; continue }
             let text = value.unsafeString() ?? ""
             switch key {
             case "protocol": credential.protocol = text
             case "host": credential.host = text
             case "path": credential.path = text
             case "username": credential.username = text
-            case "password_expiry_utc": credential.passwordExpiry = Int64(text)
             default: try credential.apply(url: text)
             }
         }
@@ -109,18 +102,13 @@ struct GitCredential {
         !secret.contains(byte: 0x0A) && !secret.contains(byte: 0x0D) && !secret.contains(byte: 0)
     }
 
-    /// The answer to `get`: `username=`, `password=` (left out when nil) and
-    /// the extra lines given, built in a buffer the caller writes and wipes.
-    /// Nil when a value cannot be carried.
-    static func answer(username: String, password: Secret?, extra: [(key: String, value: Secret)] = []) -> [UInt8]? {
-        let fields = (password.map { [("password", $0)] } ?? []) + extra.map { ($0.key, $0.value) }
-        guard canCarry(username), fields.allSatisfy({ canCarry($0.1) }) else { return nil }
-        var bytes = Array("username=\(username)\n".utf8)
-        for (key, value) in fields {
-            bytes.append(contentsOf: Array("\(key)=".utf8))
-            value.withUnsafeBytes { bytes.append(contentsOf: $0) }
-            bytes.append(0x0A)
-        }
+    /// The answer to `get`: `username=` and `password=` lines, built in a
+    /// buffer the caller writes and wipes. Nil when a value cannot be carried.
+    static func answer(username: String, password: Secret) -> [UInt8]? {
+        guard canCarry(username), canCarry(password) else { return nil }
+        var bytes = Array("username=\(username)\npassword=".utf8)
+        password.withUnsafeBytes { bytes.append(contentsOf: $0) }
+        bytes.append(0x0A)
         return bytes
     }
 }
