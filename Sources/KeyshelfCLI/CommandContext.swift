@@ -25,6 +25,13 @@ final class CommandContext {
         return openedTerminal
     }
 
+    /// From now on `terminal()` is nil: nothing is asked on `/dev/tty`
+    /// (the git helper under `GIT_TERMINAL_PROMPT=0`).
+    func disableTerminal() {
+        terminalOpened = true
+        openedTerminal = nil
+    }
+
     /// Writes a note for the user on standard error, made inert.
     func note(_ text: String) {
         standardError.write("keyshelf: " + InertText.make(text) + "\n")

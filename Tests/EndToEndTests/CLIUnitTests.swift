@@ -68,7 +68,7 @@ import Testing
         #expect(credential.host == "127.0.0.1:8080")
         #expect(credential.username == "al=ice")
         #expect(credential.password == Secret(utf8: "p=w"))
-        #expect(credential.serverURL == "http://127.0.0.1:8080")
+        #expect(try credential.server() == (try ServerName(parsing: "http://127.0.0.1:8080")))
     }
 
     @Test func gitCredentialURLIsSplit() throws {

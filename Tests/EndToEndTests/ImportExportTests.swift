@@ -30,6 +30,7 @@ import Testing
         #expect(result.stdout.contains("skipped row 4 (line 5): \"carol\" on android://com.example.app/: Android app entry (android://…), not a web login"))
         #expect(result.stdout.contains("failed row 5 (line 6): \"dave\" on empty.example: no password"))
         #expect(!result.stdout.contains("pa,ss"))
+        #expect(result.stdout.contains("note row 2 (line 2): \"alice\" on example.com: the URL's user info (a user name and a password, not shown) was dropped"), "\(result)")
 
         let get = try vault.run(["get", "example.com", "alice", "--yes"])
         #expect(get.status == 0, "\(get)")

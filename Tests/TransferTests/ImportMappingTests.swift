@@ -57,6 +57,17 @@ import KeyshelfVault
         #expect(item(items, "totp.example", "judy")?.comment == "otpauth://totp/Totp:judy?secret=JBSWY3DPEHPK3PXP")
     }
 
+    @Test func userInfoInAURLIsReportedWithoutTheSecret() throws {
+        let plan = try plan("chrome.csv")
+        #expect(plan.source.notes.map(\.account) == ["dave"])
+        #expect(plan.source.notes.first?.server == "port.example:8443")
+        #expect(plan.source.notes.first?.reason == "the URL's user info (a user name and a password, not shown) was dropped")
+        var items: [Item] = []
+        let lines = plan.apply(to: &items).lines
+        #expect(lines.contains { $0.hasPrefix("  note row ") && $0.contains("\"dave\" on port.example:8443: the URL's user info") }, "\(lines)")
+        #expect(!lines.joined().contains("hunter2"))
+    }
+
     @Test func olderChromeWithoutNotesNeedsAUserName() throws {
         let plan = try plan("chrome-old.csv")
         #expect(plan.additions.map(\.account) == ["alice"])

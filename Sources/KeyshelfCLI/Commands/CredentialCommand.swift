@@ -29,11 +29,10 @@ struct CredentialCommand: Command {
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
+        if Self.terminalPromptsDisabled(context.environment) { context.disableTerminal() }
         let credential = try GitCredential.read(fd: 0)
-        guard let operation, let url = credential.serverURL, let server = try? ServerName(parsing: url) else {
-            // An operation or a host we cannot serve: git goes on without us.
-            return .success
-        }
+        // An operation we do not know, or no host: git goes on without us.
+        guard let operation, let server = try credential.server() else { return .success }
         let directory = VaultAccess.directory(options, context)
         guard directory.exists else { return .success }
         let agentSession = try VaultAccess.agentSession(directory, options, context)
@@ -63,7 +62,8 @@ struct CredentialCommand: Command {
         let record: CredentialRecord
         do {
             if let terminal = context.terminal() {
-                record = try LoginFlow(prompt: TerminalLoginPrompt(terminal: terminal), saveOnSuccess: false)
+                // Signing in to an existing account: no generated password is offered.
+                record = try LoginFlow(prompt: TerminalLoginPrompt(terminal: terminal, offersSuggestion: false), saveOnSuccess: false)
                     .run(shelf, server: server, account: credential.username).record
             } else {
                 record = try shelf.get(server: server, account: credential.username)
@@ -77,7 +77,7 @@ struct CredentialCommand: Command {
         }
         guard let password = record.password,
               var answer = GitCredential.answer(username: record.account, password: password) else {
-            context.note("the saved credential for \(server.display) contains a newline or NUL, which git cannot carry; not sent")
+            context.note("the saved credential for \(server.display) contains a newline, carriage return or NUL, which git cannot carry; not sent")
             return
         }
         context.standardOutput.writeAndWipe(&answer)
@@ -96,16 +96,22 @@ struct CredentialCommand: Command {
     /// Added to a consent decline that happened because nobody could be asked.
     static let yesHint = "; with no terminal to ask, use 'keyshelf credential --yes' as the helper"
 
-    /// git reports a credential that was refused: delete it, after consent.
+    /// git reports a credential that was refused: delete what matches
+    /// (`Keyshelf.erase`: the given password only, every account without
+    /// `username=`), after consent.
     private func erase(server: ServerName, credential: GitCredential, shelf: Keyshelf, context: CommandContext) throws {
-        guard let username = credential.username, !username.isEmpty else { return }
-        do {
-            try shelf.delete(server: server, account: username)
-        } catch let error as KeychainError where error.status == .itemNotFound {
-            return
-        } catch let error as KeychainError where error.status == .userCanceled {
-            context.note("kept the saved password for \(InertText.quoted(username)) on \(server.display): deleting it was declined"
+        let username = credential.username.flatMap { $0.isEmpty ? nil : $0 }
+        let result = try shelf.erase(server: server, account: username, password: credential.password)
+        for account in result.declined {
+            context.note("kept the saved password for \(InertText.quoted(account)) on \(server.display): deleting it was declined"
                          + (context.unattendedConsent.declinedAny ? Self.yesHint : ""))
         }
+    }
+
+    /// git's `GIT_TERMINAL_PROMPT` read as git reads a boolean: "0", "false",
+    /// "no" or "off" turns every prompt off.
+    static func terminalPromptsDisabled(_ environment: [String: String]) -> Bool {
+        guard let value = environment["GIT_TERMINAL_PROMPT"]?.lowercased() else { return false }
+        return ["0", "false", "no", "off"].contains(value)
     }
 }

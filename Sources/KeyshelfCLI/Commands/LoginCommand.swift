@@ -37,7 +37,7 @@ struct LoginCommand: Command {
         if let account { _ = try ServerArgument.account(account) }
         let session = try VaultAccess.unlock(options, context)
         defer { session.lock() }
-        let prompt: any LoginPrompt = context.terminal().map(TerminalLoginPrompt.init) ?? NoLoginPrompt()
+        let prompt: any LoginPrompt = context.terminal().map { TerminalLoginPrompt(terminal: $0) } ?? NoLoginPrompt()
         let result = try VaultAccess.shelf(session, yes: options.yes, context)
             .login(server: serverName, account: account, prompt: prompt, check: check.map(CommandCheck.init))
         guard let password = result.record.password else {

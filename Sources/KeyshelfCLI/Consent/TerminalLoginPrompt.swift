@@ -2,9 +2,13 @@ import KeyshelfCredentials
 import KeyshelfCrypto
 
 /// Login-flow step 3 on `/dev/tty` (DESIGN §4): asks the account and the
-/// password, offering the generated suggestion (Enter accepts it).
+/// password, offering the generated suggestion (Enter accepts it) when
+/// `offersSuggestion`; without it an empty password cancels.
 struct TerminalLoginPrompt: LoginPrompt {
     let terminal: Terminal
+    /// False when signing in to an existing account (the git helper's `get`):
+    /// generation belongs to creating an account.
+    var offersSuggestion = true
 
     func credential(for server: ServerName, account: String?, suggestion: Secret, failedAttempts: Int) -> PromptedCredential? {
         if failedAttempts > 0 {
@@ -15,6 +19,10 @@ struct TerminalLoginPrompt: LoginPrompt {
         guard let typed = try? terminal.readLine(prompt: accountPrompt) else { return nil }
         let chosenAccount = typed.isEmpty ? (account ?? "") : typed
         guard !chosenAccount.isEmpty else { return nil }
+        guard offersSuggestion else {
+            guard let password = try? terminal.readSecret(prompt: "Password: "), password.byteCount > 0 else { return nil }
+            return PromptedCredential(account: chosenAccount, password: password)
+        }
         terminal.write("Suggested password: ")
         suggestion.withUnsafeBytes { FileOutput(fd: terminal.fd).write($0.bindMemory(to: UInt8.self)) }
         terminal.write("\n")

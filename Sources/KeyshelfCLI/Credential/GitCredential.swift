@@ -1,10 +1,11 @@
-import Foundation
+import KeyshelfCredentials
 import KeyshelfCrypto
 
 /// One credential description in git's credential protocol
 /// (git-credential(1), "INPUT/OUTPUT FORMAT"): `key=value` lines ended by a
-/// blank line or end of input. Unknown keys (`capability[]`, `wwwauth[]`,
-/// `password_expiry_utc`, …) are ignored, as the protocol asks.
+/// blank line or end of input. Unknown keys (`capability[]`, `wwwauth[]`, …)
+/// are ignored, as the protocol asks. The line rules are in docs/cli.md
+/// ("git credential helper").
 struct GitCredential {
     var `protocol`: String?
     var host: String?
@@ -13,64 +14,92 @@ struct GitCredential {
     /// Kept in secure memory as soon as it is read.
     var password: Secret?
 
-    /// "https://host[:port]" for the server name, or nil without a host.
-    var serverURL: String? {
-        guard let host, !host.isEmpty else { return nil }
-        return "\(`protocol` ?? "https")://\(host)"
-    }
+    /// The keys whose values keyshelf reads; a NUL or CR in one of them is refused.
+    private static let knownKeys: Set<String> = ["protocol", "host", "path", "username", "password", "url"]
 
-    /// Reads the description from `fd` (standard input in a helper).
-    /// - Throws: `CLIError` for a read error or a line over the size limit.
+    /// Reads the description from `fd` (standard input in a helper), in blocks.
+    ///
+    /// A line ending in CR LF counts as ending in LF (one CR dropped, as git's
+    /// own `strbuf_getline`); any other CR, or a NUL, in a value keyshelf
+    /// reads is refused, so such a value is never stored.
+    /// - Throws: `CLIError` (usage) for a line over 64 KiB, a NUL or CR in a
+    ///   value, or a `url=` that is not a well-formed URL; (failure) for a read error.
     static func read(fd: Int32) throws(CLIError) -> GitCredential {
         var credential = GitCredential()
-        while let line = try LineReader.readLine(fd: fd, source: "standard input") {
-            if line.byteCount == 0 { break }
-            guard let equals = line.withUnsafeBytes({ $0.firstIndex(of: UInt8(ascii: "=")) }) else { continue }
+        var reader = BlockLineReader(fd: fd, source: "standard input")
+        while let line = try reader.readLine() {
+            let length = line.withUnsafeBytes { $0.last == UInt8(ascii: "\r") ? $0.count - 1 : $0.count }
+            if length == 0 { break }
+            guard let equals = line.withUnsafeBytes({ $0[..<length].firstIndex(of: UInt8(ascii: "=")) }) else { continue }
             let key = line.withUnsafeBytes { String(decoding: $0[..<equals], as: UTF8.self) }
-            if key == "password" {
-                credential.password = line.withUnsafeBytes { Secret(SecureBytes(copying: $0[(equals + 1)...])) }
-                continue
+            guard knownKeys.contains(key) else { continue }
+            let value = line.withUnsafeBytes { Secret(SecureBytes(copying: $0[(equals + 1)..<length])) }
+            if value.contains(byte: 0) || value.contains(byte: 0x0D) {
+                throw CLIError(.usage, "the value of \(key)= contains a \(value.contains(byte: 0) ? "NUL byte" : "carriage return"), which git cannot carry; nothing was saved")
             }
-            let value = line.withUnsafeBytes { String(decoding: $0[(equals + 1)...], as: UTF8.self) }
+            if key == "password" { credential.password = value; continue }
+            let text = value.unsafeString() ?? ""
             switch key {
-            case "protocol": credential.protocol = value
-            case "host": credential.host = value
-            case "path": credential.path = value
-            case "username": credential.username = value
-            case "url": credential.apply(url: value)
-            default: break
+            case "protocol": credential.protocol = text
+            case "host": credential.host = text
+            case "path": credential.path = text
+            case "username": credential.username = text
+            default: try credential.apply(url: text)
             }
         }
         return credential
     }
 
-    /// Splits `url=` into its parts (git sends it only when asked to; a
-    /// caller of `git credential` may send it directly).
-    private mutating func apply(url: String) {
-        guard let schemeEnd = url.range(of: "://") else { return }
-        `protocol` = String(url[..<schemeEnd.lowerBound])
-        var rest = Substring(url[schemeEnd.upperBound...])
-        if let slash = rest.firstIndex(of: "/") {
-            path = String(rest[rest.index(after: slash)...])
-            rest = rest[..<slash]
+    /// Splits `url=` by `ServerURL`'s rules, the ones git itself uses for
+    /// the authority (so both read the same host). A URL two readers could
+    /// take for two hosts is refused.
+    private mutating func apply(url: String) throws(CLIError) {
+        let parts: ServerURL
+        do {
+            parts = try ServerURL(parsing: url)
+        } catch {
+            throw CLIError(.usage, "url=: " + ServerNameError(input: ServerURL.withoutUserInfo(url), reason: error.reason).description)
         }
-        if let at = rest.lastIndex(of: "@") {
-            let userInfo = rest[..<at]
-            rest = rest[rest.index(after: at)...]
-            let user = userInfo.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
-            if !user.isEmpty { username = user.removingPercentEncoding ?? user }
+        `protocol` = parts.scheme
+        host = parts.port.map { "\(parts.host):\($0)" } ?? String(parts.host)
+        path = parts.rest.isEmpty ? nil : String(parts.rest.dropFirst())
+        if let user = parts.user { username = user }
+        if parts.hasPassword, let info = parts.userInfo, let colon = info.firstIndex(of: ":") {
+            password = Secret(utf8: ServerURL.percentDecoded(info[info.index(after: colon)...]))
         }
-        host = String(rest)
+    }
+
+    /// The server named by `protocol=` and `host=`; nil without a host.
+    /// - Throws: `CLIError` (usage) for a protocol that is not a Keychain
+    ///   protocol (`ServerName.keychainProtocols`), or a host that is not a
+    ///   host name, `host:port` or `[ipv6]:port`.
+    func server() throws(CLIError) -> ServerName? {
+        guard let host, !host.isEmpty else { return nil }
+        let scheme = (`protocol` ?? "https").lowercased()
+        guard ServerName.keychainProtocols[scheme] != nil else {
+            throw CLIError(.usage, "the protocol \(InertText.quoted(scheme)) is not one keyshelf stores (\(ServerName.keychainProtocols.keys.sorted().joined(separator: ", ")))")
+        }
+        do {
+            let parts = try ServerURL(parsing: "\(scheme)://\(host)")
+            guard parts.userInfo == nil, parts.rest.isEmpty else {
+                throw ServerNameError(input: host, reason: "is not a host name or host:port")
+            }
+            return try ServerName(parts, input: host, schemes: Set(ServerName.keychainProtocols.keys))
+        } catch let error as ServerNameError {
+            throw CLIError(.usage, "host=: \(error)")
+        } catch {
+            throw CLIError(.usage, "host=: \(error)")
+        }
     }
 
     /// Whether git can carry `value` in one `key=value` line.
     static func canCarry(_ value: String) -> Bool {
-        !value.utf8.contains(0x0A) && !value.utf8.contains(0)
+        !value.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D || $0 == 0 })
     }
 
     /// Whether git can carry the secret in one `key=value` line.
     static func canCarry(_ secret: Secret) -> Bool {
-        !secret.contains(byte: 0x0A) && !secret.contains(byte: 0)
+        !secret.contains(byte: 0x0A) && !secret.contains(byte: 0x0D) && !secret.contains(byte: 0)
     }
 
     /// The answer to `get`: `username=` and `password=` lines, built in a

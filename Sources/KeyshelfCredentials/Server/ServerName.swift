@@ -20,52 +20,40 @@ public struct ServerName: Hashable, Sendable, CustomStringConvertible, Comparabl
     /// The host in Unicode (U-label) form, for display.
     public let displayHost: String
 
-    /// Parses a host name, `host:port`, `[ipv6]:port` or an http(s) URL.
+    /// Parses a host name, `host:port`, `[ipv6]:port` or a URL, read by
+    /// `ServerURL`'s rules (the authority ends at the first "/", "?" or "#";
+    /// user info ends at the last "@" inside it).
     ///
     /// User info (`user:pw@`), path, query and fragment are dropped; leading
     /// and trailing white space is ignored.
+    /// - Parameter schemes: the schemes accepted; a URL with another is refused.
+    ///   Without a scheme the server is https.
     /// - Throws: `ServerNameError` quoting `input` and saying why it was
-    ///   refused (empty, bad characters, empty or over-long label, hyphen at a
-    ///   label's edge, bad port, unsupported scheme, IDNA failure).
-    public init(parsing input: String) throws {
+    ///   refused (empty, bad characters, user info two readers could take
+    ///   for two hosts, empty or over-long label, hyphen at a label's edge,
+    ///   bad port, unsupported scheme, IDNA failure).
+    public init(parsing input: String, schemes: Set<String> = ServerName.webSchemes) throws {
+        try self.init(ServerURL(parsing: input), input: input, schemes: schemes)
+    }
+
+    /// The server of an already split `url`; `input` is quoted in errors.
+    /// - Throws: `ServerNameError` as `init(parsing:schemes:)`.
+    public init(_ url: ServerURL, input: String, schemes: Set<String> = ServerName.webSchemes) throws {
         let fail = { (reason: String) in ServerNameError(input: input, reason: reason) }
-        var rest = Substring(input.trimmingWhitespace())
-        var scheme = "https"
-        if let sep = rest.range(of: "://") {
-            let given = rest[..<sep.lowerBound].lowercased()
-            guard given == "https" || given == "http" else {
-                throw fail(given.isEmpty ? "has an empty scheme" : "uses the unsupported scheme \(InertText.quoted(given)) (use http or https)")
-            }
-            scheme = given
-            rest = rest[sep.upperBound...]
+        let scheme = url.scheme ?? "https"
+        guard schemes.contains(scheme) else {
+            let known = schemes == ServerName.webSchemes ? "use http or https" : "not a Keychain protocol"
+            throw fail("uses the unsupported scheme \(InertText.quoted(scheme)) (\(known))")
         }
-        // Authority ends at the path, query or fragment.
-        if let end = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) {
-            rest = rest[..<end]
-        }
-        // User info ends at the last "@" (passwords may contain "@").
-        if let at = rest.lastIndex(of: "@") {
-            rest = rest[rest.index(after: at)...]
-        }
-        var hostPart: Substring
-        var portPart: Substring?
-        if rest.hasPrefix("[") {
-            guard let close = rest.firstIndex(of: "]") else { throw fail("has an unclosed \"[\"") }
-            hostPart = rest[rest.index(after: rest.startIndex)..<close]
-            let after = rest[rest.index(after: close)...]
-            if !after.isEmpty {
-                guard after.hasPrefix(":") else { throw fail("has text after \"]\"") }
-                portPart = after.dropFirst()
-            }
+        var hostPart = url.host
+        let portPart = url.port
+        if hostPart.hasPrefix("[") {
+            hostPart = hostPart.dropFirst().dropLast()
             guard IPAddress.ipv6(String(hostPart)) != nil else { throw fail("is not a valid IPv6 address") }
-        } else if rest.filter({ $0 == ":" }).count > 1 {
-            hostPart = rest
-            guard IPAddress.ipv6(String(hostPart)) != nil else { throw fail("is not a valid IPv6 address (write [address]:port)") }
-        } else if let colon = rest.firstIndex(of: ":") {
-            hostPart = rest[..<colon]
-            portPart = rest[rest.index(after: colon)...]
-        } else {
-            hostPart = rest
+        } else if hostPart.contains(":") {
+            guard url.scheme == nil, IPAddress.ipv6(String(hostPart)) != nil else {
+                throw fail("is not a valid IPv6 address (write [address]:port)")
+            }
         }
 
         var port = 0
@@ -97,6 +85,9 @@ public struct ServerName: Hashable, Sendable, CustomStringConvertible, Comparabl
         self.init(host: host, port: port, scheme: scheme)
     }
 
+    /// `http` and `https`: the schemes of a web login (the CLI's SERVER, imports).
+    public static let webSchemes: Set<String> = ["http", "https"]
+
     /// A server from stored, already normalised values (an `Item`'s `server`,
     /// `port` and `protocol`). No validation: the values came from `init(parsing:)`.
     public init(host: String, port: Int, scheme: String = "https") {
@@ -106,14 +97,20 @@ public struct ServerName: Hashable, Sendable, CustomStringConvertible, Comparabl
         self.displayHost = ServerName.unicodeForm(of: host)
     }
 
-    /// 443 for https, 80 for http, 0 for anything else.
+    /// The scheme's default port (443 https, 80 http, 25 smtp, …:
+    /// `keychainProtocols`), 0 for a scheme not listed there.
     public static func defaultPort(scheme: String) -> Int {
-        switch scheme {
-        case "https": 443
-        case "http": 80
-        default: 0
-        }
+        keychainProtocols[scheme] ?? 0
     }
+
+    /// The Keychain's internet protocols (`kSecAttrProtocol…`) by URL scheme,
+    /// each with its IANA default port, folded away like https's 443.
+    public static let keychainProtocols: [String: Int] = [
+        "afp": 548, "cifs": 445, "daap": 3689, "eppc": 3031, "ftp": 21, "ftps": 990, "http": 80, "https": 443,
+        "imap": 143, "imaps": 993, "ipp": 631, "irc": 194, "ircs": 994, "ldap": 389, "ldaps": 636,
+        "nntp": 119, "nntps": 563, "pop3": 110, "pop3s": 995, "rtsp": 554, "smb": 445, "smtp": 25,
+        "socks": 1080, "ssh": 22, "svn": 3690, "telnet": 23, "telnets": 992,
+    ]
 
     /// The port actually used: `port`, or the scheme's default when 0.
     public var effectivePort: Int { port != 0 ? port : ServerName.defaultPort(scheme: scheme) }

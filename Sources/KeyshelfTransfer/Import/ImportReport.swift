@@ -43,7 +43,7 @@ public struct ImportReport: Sendable {
         }
         out.append(summary + (dryRun ? " (dry run: nothing written)" : ""))
         for (title, rows) in [("updated", dryRun ? [] : updated), ("would update", dryRun ? updated : []),
-                              ("skipped", skipped), ("failed", failed)] where !rows.isEmpty {
+                              ("skipped", skipped), ("failed", failed), ("note", source.notes)] where !rows.isEmpty {
             var counts: [String: Int] = [:]
             var kinds: [String] = []
             for row in rows.sorted(by: { $0.position.row < $1.position.row }) {

@@ -12,6 +12,8 @@ public struct ImportSource: Sendable {
     public let candidates: [ImportCandidate]
     /// Rows deliberately not imported (not web logins, empty rows).
     public let skipped: [ReportedRow]
+    /// Rows imported with part of them left out (user info in the URL), each with what was dropped.
+    public let notes: [ReportedRow]
     /// Rows that cannot be imported (no password, no server, bad URL, bad field count).
     public let failed: [ReportedRow]
 
@@ -35,9 +37,12 @@ public struct ImportSource: Sendable {
         var candidates: [ImportCandidate] = []
         var skipped: [ReportedRow] = []
         var failed: [ReportedRow] = []
+        var notes: [ReportedRow] = []
         for row in table.rows {
             switch mapper.map(row) {
-            case .candidate(let candidate): candidates.append(candidate)
+            case .candidate(let candidate, let note):
+                candidates.append(candidate)
+                if let note { notes.append(note) }
             case .skipped(let reported): skipped.append(reported)
             case .failed(let reported): failed.append(reported)
             }
@@ -49,5 +54,6 @@ public struct ImportSource: Sendable {
         self.candidates = candidates
         self.skipped = skipped
         self.failed = failed
+        self.notes = notes
     }
 }

@@ -5,7 +5,7 @@ import KeyshelfCrypto
 ///
 /// The mapping (documented for users in docs/import.md):
 /// - URL → `ServerName` (IDN to A-label, default port folded, user info,
-///   query and fragment dropped) and `path` (kept as written, "" for "/").
+///   query and fragment dropped; dropped user info is noted in the report) and `path` (kept as written, "" for "/").
 ///   A Bitwarden `login_uri` holding several URIs uses the first http(s) one.
 /// - `android://…` / `androidapp://…` entries, other non-web schemes
 ///   (`chrome://`, `ftp://`), Bitwarden items whose type is not `login` and
@@ -21,7 +21,8 @@ struct RowMapper {
     let columns: ColumnMap
 
     enum Outcome {
-        case candidate(ImportCandidate)
+        /// A row to import; `note` says what of it was left out (the URL's user info).
+        case candidate(ImportCandidate, note: ReportedRow?)
         case skipped(ReportedRow)
         case failed(ReportedRow)
     }
@@ -53,15 +54,17 @@ struct RowMapper {
         }
         if let scheme = Self.scheme(of: chosen), scheme != "http", scheme != "https" {
             let what = scheme.hasPrefix("android") ? "Android app entry (\(scheme)://…)" : "\(scheme):// entry"
-            return .skipped(report(Self.withoutUserInfo(chosen), "\(what), not a web login"))
+            return .skipped(report(ServerURL.withoutUserInfo(chosen), "\(what), not a web login"))
         }
         let server: ServerName
+        let parts: ServerURL
         do {
-            server = try ServerName(parsing: chosen)
+            parts = try ServerURL(parsing: chosen)
+            server = try ServerName(parts, input: chosen)
         } catch let error as ServerNameError {
-            return .failed(report(Self.withoutUserInfo(chosen), "URL \(error.reason)"))
+            return .failed(report(ServerURL.withoutUserInfo(chosen), "URL \(error.reason)"))
         } catch {
-            return .failed(report(Self.withoutUserInfo(chosen), "URL not understood"))
+            return .failed(report(ServerURL.withoutUserInfo(chosen), "URL not understood"))
         }
         if account.isEmpty {
             return .failed(report(server.display, "no user name"))
@@ -74,11 +77,16 @@ struct RowMapper {
             return .failed(report(server.display, "no password"))
         }
         let title = text(row, .title).trimmingSpaces()
+        // Issue 11 item 8: said in the report, never quoting the user info itself.
+        let note = parts.userInfo.map { _ in
+            report(server.display, parts.hasPassword ? "the URL's user info (a user name and a password, not shown) was dropped"
+                                                     : "the URL's user info (a user name) was dropped")
+        }
         return .candidate(ImportCandidate(
             position: position, server: server, path: Self.path(of: chosen), account: account, password: password,
             label: title.isEmpty ? server.display : title,
             comment: text(row, .notes),
-            otpauth: Self.otpauth(text(row, .otpauth).trimmingSpaces(), server: server, account: account)))
+            otpauth: Self.otpauth(text(row, .otpauth).trimmingSpaces(), server: server, account: account)), note: note)
     }
 
     private func text(_ row: CSVTable.Row, _ role: ImportFormat.Role) -> String {
@@ -103,15 +111,6 @@ struct RowMapper {
     private static func schemeEnd(of url: String) -> String.Index? {
         guard let colon = url.firstIndex(of: ":"), colon != url.startIndex, url[colon...].hasPrefix("://") else { return nil }
         return colon
-    }
-
-    /// `url` without the user info of its authority (`user:password@`), so a
-    /// password written into a URL never reaches the report.
-    static func withoutUserInfo(_ url: String) -> String {
-        let authorityStart = schemeEnd(of: url).map { url.index($0, offsetBy: 3) } ?? url.startIndex
-        let authorityEnd = url[authorityStart...].firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? url.endIndex
-        guard let at = url[authorityStart..<authorityEnd].lastIndex(of: "@") else { return url }
-        return String(url[..<authorityStart]) + String(url[url.index(after: at)...])
     }
 
     /// The path of `url` as written (`/login`): from the end of the authority
