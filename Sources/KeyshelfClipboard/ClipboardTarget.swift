@@ -57,14 +57,27 @@ struct ClipboardHelpers {
         return parts.count == command.count ? HelperProcess(command: parts, environment: environment) : nil
     }
 
-    /// Puts `value` on `target`; true when the helper says it got there.
+    /// Puts `value` on `target`; true when it reads back from there (so "Copied" is true when said).
     func write(_ value: Secret, to target: ClipboardTarget) -> Bool {
         let command: [String?] = switch target {
         case .wayland: [waylandCopy]
         case .x11: [xclip, "-selection", "clipboard", "-in"]
         case .tmux: [tmux, "load-buffer", "-"]
         }
-        return helper(command)?.run(input: value) ?? false
+        guard helper(command)?.run(input: value) == true else { return false }
+        // xclip and wl-copy exit before their forked server has taken the selection.
+        let fingerprint = ClipboardFingerprint(of: value)
+        return target == .tmux || settle { holders(of: fingerprint, on: target)?.isEmpty == false }
+    }
+
+    /// Polls `condition` every 10 ms for at most `HelperProcess.timeoutSeconds`.
+    private func settle(_ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(HelperProcess.timeoutSeconds)
+        while !condition() {
+            guard Date() < deadline else { return false }
+            usleep(10_000)
+        }
+        return true
     }
 
     /// Whether `target` holds the fingerprinted value now; nil when it cannot be read.
@@ -101,6 +114,6 @@ struct ClipboardHelpers {
             case .tmux: _ = helper([tmux, "delete-buffer", "-b", name])?.run(input: nil)
             }
         }
-        return true
+        return holders.isEmpty || settle { self.holders(of: fingerprint, on: target)?.isEmpty != false }
     }
 }

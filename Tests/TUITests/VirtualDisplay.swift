@@ -45,20 +45,27 @@ final class VirtualDisplay {
         return result.status == 0 ? result.output : ""
     }
 
-    /// Copies `text` as a user would (`xclip -in`, which forks a server that owns the selection).
+    /// Copies `text` as a user would (`xclip -in`, which forks a server that owns the selection),
+    /// and waits until the X server says so: xclip exits before its server has flushed the ownership.
     func copy(_ text: String) throws {
         _ = try TestProcess.run([Self.xclip, "-selection", "clipboard", "-in"], input: text, environment: ["DISPLAY=\(display)"])
+        _ = try waitForClipboard { $0 == text }
     }
 
-    /// Polls the clipboard until it no longer holds `value` (at most `timeout` seconds); returns what it holds then.
-    func waitUntilClipboard(isNot value: String, timeout: Double = 20) throws -> String {
+    /// Polls the clipboard until `condition` holds (at most `timeout` seconds); returns what it holds then.
+    func waitForClipboard(timeout: Double = 20, _ condition: (String) -> Bool) throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         var current = try clipboard()
-        while current == value, Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.05)
+        while !condition(current), Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.02)
             current = try clipboard()
         }
         return current
+    }
+
+    /// Polls until the clipboard no longer holds `value`; returns what it holds then.
+    func waitUntilClipboard(isNot value: String) throws -> String {
+        try waitForClipboard { $0 != value }
     }
 
     deinit {
