@@ -2,7 +2,8 @@
 import PackageDescription
 
 // Direction of dependency: C modules → KeyshelfCrypto → KeyshelfVault →
-// KeyshelfCredentials → (KeyshelfTransfer) → KeyshelfTUI / KeyshelfCLI → keyshelf.
+// KeyshelfCredentials → (KeyshelfTransfer) → KeyshelfTUI / KeyshelfCLI → keyshelf;
+// KeyshelfCrypto → KeyshelfClipboard → KeyshelfTUI / KeyshelfCLI.
 let package = Package(
     name: "keyshelf",
     targets: [
@@ -24,8 +25,10 @@ let package = Package(
         .target(name: "KeyshelfCredentials", dependencies: ["KeyshelfVault", "KeyshelfCrypto", "CIDN2", "CSystem"]),
         .target(name: "KeyshelfAgent", dependencies: ["KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto", "CSystem"]),
         .target(name: "KeyshelfTransfer", dependencies: ["KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto", "CCSV"]),
-        .target(name: "KeyshelfTUI", dependencies: ["KeyshelfCredentials", "KeyshelfTransfer", "KeyshelfVault", "KeyshelfAgent", "KeyshelfCrypto", "CCurses", "CSystem"]),
-        .target(name: "KeyshelfCLI", dependencies: ["KeyshelfCredentials", "KeyshelfTransfer", "KeyshelfVault", "KeyshelfAgent", "KeyshelfCrypto", "KeyshelfTUI", "CSystem"]),
+        // Clipboard rules shared by the TUI's copy keys and `get --clip`.
+        .target(name: "KeyshelfClipboard", dependencies: ["KeyshelfCrypto", "CSystem"]),
+        .target(name: "KeyshelfTUI", dependencies: ["KeyshelfClipboard", "KeyshelfCredentials", "KeyshelfTransfer", "KeyshelfVault", "KeyshelfAgent", "KeyshelfCrypto", "CCurses", "CSystem"]),
+        .target(name: "KeyshelfCLI", dependencies: ["KeyshelfClipboard", "KeyshelfCredentials", "KeyshelfTransfer", "KeyshelfVault", "KeyshelfAgent", "KeyshelfCrypto", "KeyshelfTUI", "CSystem"]),
         .executableTarget(name: "keyshelf", dependencies: ["KeyshelfCLI"]),
         // Child process for the vault's crash and concurrency tests.
         .executableTarget(name: "vault-stress", dependencies: ["KeyshelfVault", "KeyshelfCrypto"]),
@@ -37,7 +40,7 @@ let package = Package(
         .testTarget(name: "VaultTests", dependencies: ["KeyshelfVault", "KeyshelfCrypto", "vault-stress"], resources: [.copy("Fixtures")]),
         .testTarget(name: "CredentialsTests", dependencies: ["KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto"]),
         .testTarget(name: "TransferTests", dependencies: ["KeyshelfTransfer", "KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "TUITests", dependencies: ["KeyshelfTUI", "KeyshelfTransfer", "KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto"]),
+        .testTarget(name: "TUITests", dependencies: ["KeyshelfTUI", "KeyshelfClipboard", "KeyshelfTransfer", "KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto"]),
         .testTarget(name: "EndToEndTests", dependencies: ["keyshelf", "KeyshelfTestSupport"]),
         .testTarget(name: "AgentTests", dependencies: ["keyshelf", "KeyshelfTestSupport", "KeyshelfAgent", "KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto"]),
     ]

@@ -1,4 +1,5 @@
 import KeyshelfAgent
+import KeyshelfClipboard
 
 /// The `keyshelf` command line (DESIGN §8): finds the subcommand, parses its
 /// arguments, runs it, and turns every error into a message on standard
@@ -38,6 +39,8 @@ public enum CommandLineInterface {
             return ExitCode.success.rawValue
         case AgentServer.commandName:
             return AgentServer.run(arguments: Array(arguments.dropFirst()))
+        case ClipboardClearer.commandName:
+            return ClipboardClearer.run(arguments: Array(arguments.dropFirst()), environment: environment)
         case "--version":
             context.standardOutput.write("keyshelf \(version)\n")
             return ExitCode.success.rawValue

@@ -1,6 +1,7 @@
 import CCurses
 import Foundation
 import KeyshelfAgent
+import KeyshelfClipboard
 import KeyshelfCrypto
 import KeyshelfVault
 
@@ -85,6 +86,10 @@ public enum TUI {
         let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
         let screen = CursesScreen(theme: theme, useColor: !noColor)
         defer { screen.stop() }
+        // One clipboard for the whole run, so values copied before a lock are still known to it.
+        let clipboard = Clipboard(
+            clearAfter: Clipboard.clearSeconds(environment: environment, configured: configuration.clipboardClearSeconds),
+            environment: environment, clearerExecutable: OwnExecutable.path, writeTerminal: Clipboard.standardOutputWriter)
         var firstStatus = problems.first
         // Where the user was when the vault locked: server, account, pane; no secret.
         var selection: ShelfApp.Selection?
@@ -104,7 +109,7 @@ public enum TUI {
                 screen.stop()
                 return fail("\(error)", code: (error as? VaultError)?.exitCode ?? 1)
             }
-            let app = ShelfApp(screen: screen, shelf: shelf, configuration: configuration, title: title)
+            let app = ShelfApp(screen: screen, shelf: shelf, configuration: configuration, title: title, clipboard: clipboard)
             if let selection { app.restore(selection) }
             unlocked.warningHandler = { [weak app] warning in app?.setStatus("warning: \(warning)", error: true) }
             if let message = firstStatus {

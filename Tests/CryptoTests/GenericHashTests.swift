@@ -12,4 +12,10 @@ import Testing
         #expect(Self.hex(Array("abc".utf8).withUnsafeBytes { GenericHash.hash($0) })
                 == "bddd813c634239723171ef3fee98579b94964e3bb1cb3e427262c8c068d52319")
     }
+
+    @Test func keyedKnownAnswer() {
+        let key = SecureBytes(copying: Array(0..<32) as [UInt8])
+        #expect(Self.hex(Array("abc".utf8).withUnsafeBytes { GenericHash.hash($0, key: key) })
+                == "d63a32d3e44738d7907f964316c241adaba0abfeabc32349677578a15a203f7f")
+    }
 }

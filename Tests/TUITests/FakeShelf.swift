@@ -3,6 +3,7 @@ import KeyshelfCredentials
 import KeyshelfCrypto
 import KeyshelfTransfer
 import KeyshelfVault
+import KeyshelfClipboard
 @testable import KeyshelfTUI
 
 /// An in-memory `Shelf` that asks consent like the domain layer (DESIGN §5).
@@ -97,9 +98,8 @@ struct TestError: Error, CustomStringConvertible {
 
 /// A clipboard that records what would go to the terminal.
 func recordingClipboard() -> (Clipboard, () -> [[UInt8]]) {
-    let clipboard = Clipboard(clearAfter: 45, environment: [:])
     final class Box { var writes: [[UInt8]] = [] }
     let box = Box()
-    clipboard.writeTerminal = { box.writes.append($0) }
+    let clipboard = Clipboard(clearAfter: 45, environment: [:], writeTerminal: { box.writes.append($0) })
     return (clipboard, { box.writes })
 }

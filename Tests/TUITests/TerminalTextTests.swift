@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import KeyshelfClipboard
 @testable import KeyshelfTUI
 
 @Suite struct TerminalTextTests {
@@ -96,7 +97,7 @@ import Testing
     @Test func base64MatchesFoundation() {
         for text in ["", "a", "ab", "abc", "abcd", "pässwörd-日本", "\u{0}\u{FF}x"] {
             let bytes = Array(text.utf8)
-            #expect(String(decoding: Clipboard.base64(bytes), as: UTF8.self) == Data(bytes).base64EncodedString())
+            #expect(String(decoding: bytes.withUnsafeBytes { Clipboard.base64($0) }, as: UTF8.self) == Data(bytes).base64EncodedString())
         }
     }
 }

@@ -63,42 +63,10 @@ final class TmuxSession {
             + "\(binary.path) --vault \(vault) \(arguments)"
     }
 
-    /// Runs `tmux -L SOCKET arguments…` and returns its standard output.
-    ///
-    /// Spawned with `posix_spawn` and reaped with `waitpid`, output to a file:
-    /// `new-session` forks the tmux server, which keeps a pipe open, and
-    /// Foundation's `Process` was seen missing the client's exit here.
+    /// Runs `tmux -L SOCKET arguments…` and returns its standard output (`TestProcess`: tmux forks its server).
     @discardableResult
     func tmux(_ arguments: [String]) throws -> String {
-        let output = folder.appendingPathComponent("tmux-\(UUID().uuidString)").path
-        defer { unlink(output) }
-        var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv = ["/usr/bin/tmux", "-L", socket] + arguments
-        var cArgs = argv.map { strdup($0) } + [nil]
-        defer { cArgs.forEach { free($0) } }
-        // The tmux server (and so keyshelf) must not inherit the test runner's
-        // blocked or ignored signals: a blocked SIGWINCH hides every resize.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        var all = sigset_t()
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var pid: pid_t = 0
-        let rc = posix_spawn(&pid, argv[0], &actions, &attributes, &cArgs, environ)
-        guard rc == 0 else { throw TmuxError(message: "posix_spawn tmux failed: \(rc)") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        return (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        try TestProcess.run(["/usr/bin/tmux", "-L", socket] + arguments).output
     }
 
     /// Sends tmux key names (`Enter`, `Tab`, `Escape`, `Down`) or literal text.

@@ -22,4 +22,10 @@ int keyshelf_tty_echo_restore(int fd, int token);
 /// not wait for it. Returns 0 and the pid, or an errno value.
 int keyshelf_spawn_daemon(const char *path, char *const argv[], char *const envp[], pid_t *pid);
 
+/// Like keyshelf_spawn_daemon, but standard input is `stdin_fd` and standard
+/// output `stdout_fd` when they are >= 0 (dup2'ed; /dev/null otherwise).
+/// Standard error stays on /dev/null. Used for clipboard helpers, which must
+/// hold no descriptor the caller waits on (xclip and wl-copy fork a server).
+int keyshelf_spawn_detached(const char *path, char *const argv[], char *const envp[], int stdin_fd, int stdout_fd, pid_t *pid);
+
 #endif

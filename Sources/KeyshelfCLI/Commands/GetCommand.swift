@@ -1,9 +1,13 @@
+import Foundation
 import KeyshelfAgent
+import KeyshelfClipboard
 import KeyshelfCredentials
+import KeyshelfCrypto
 import KeyshelfVault
 
-/// `keyshelf get SERVER [ACCOUNT] [--local | --shared] [--json] [--yes]`:
-/// prints the password on standard output.
+/// `keyshelf get SERVER [ACCOUNT] [--local | --shared] [--json | --clip] [--yes]`:
+/// prints the password on standard output, or with `--clip` copies it to the
+/// clipboard (cleared after the delay, as the TUI's `c`; docs/cli.md).
 struct GetCommand: Command {
     static let spec = CommandSpec(
         name: "get", summary: "print a saved password (local store first, then shared credentials)",
@@ -11,20 +15,27 @@ struct GetCommand: Command {
             .init(name: "SERVER", help: "host name, host:port or URL"),
             .init(name: "ACCOUNT", optional: true, help: "the user name; needed when the server has several"),
         ],
+        options: [.flag("--clip", "-c", help: "copy the password to the clipboard instead of printing it; cleared after 45 s ($KEYSHELF_CLIPBOARD_CLEAR)")],
         shared: [.scope, .json, .yes, .vault, .passwordFD],
         discussion: """
             A shared credential is released only with consent (Use Saved Password for DOMAIN?);
             without a terminal that needs --yes.
+            --clip uses the X or Wayland clipboard (DISPLAY and xclip, WAYLAND_DISPLAY and wl-copy) and,
+            inside tmux, tmux's paste buffer; a clearer left running in the background clears it later
+            where it still holds the password, never a value copied after it.
             """)
 
     var server: String
     var account: String?
     var options: SharedOptions
+    var clip: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         server = arguments.positionals[0]
         account = arguments.positionals.count > 1 ? arguments.positionals[1] : nil
         options = try SharedOptions(arguments)
+        clip = arguments.has("--clip")
+        if clip && options.json { throw UsageError("--clip and --json exclude each other") }
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
@@ -36,11 +47,27 @@ struct GetCommand: Command {
         guard let password = record.password else {
             throw CLIError(.failure, "the password for \(InertText.quoted(record.account)) on \(record.server.display) could not be read")
         }
-        if options.json {
+        if clip {
+            try copy(password, of: record, context)
+        } else if options.json {
             try RecordOutput.printJSON(record, context)
         } else {
             RecordOutput.printPassword(password, context)
         }
         return .success
+    }
+
+    /// `--clip`: copies and leaves the detached clearer behind; the note says where the password went.
+    /// - Throws: `CLIError` (exit 1) when no clipboard took it.
+    private func copy(_ password: Secret, of record: CredentialRecord, _ context: CommandContext) throws(CLIError) {
+        let terminal = context.terminal()
+        let clipboard = Clipboard(
+            clearAfter: Clipboard.clearSeconds(environment: context.environment), environment: context.environment,
+            clearerExecutable: OwnExecutable.path,
+            writeTerminal: terminal.map { terminal in { bytes in bytes.withUnsafeBytes { _ = write(terminal.fd, $0.baseAddress, $0.count) } } })
+        let report = clipboard.copy(password, now: Date())
+        let message = report.message("the password of \(InertText.quoted(record.account)) on \(record.server.display)")
+        guard report.copied || report.sentToTerminal else { throw CLIError(.failure, message) }
+        context.note(message)
     }
 }

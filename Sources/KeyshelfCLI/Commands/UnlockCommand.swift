@@ -1,5 +1,6 @@
 import Glibc
 import KeyshelfAgent
+import KeyshelfClipboard
 import KeyshelfVault
 
 /// `keyshelf unlock [--idle SECONDS] [--max SECONDS]`: asks the master
@@ -44,16 +45,8 @@ struct UnlockCommand: Command {
         let keys = try session.passwordKeys()
         session.lock()
         defer { keys.forEach { $0.key.wipe() } }
-        let status = try AgentClient.unlock(location, keys: keys, timeouts: timeouts, executable: Self.executable())
+        let status = try AgentClient.unlock(location, keys: keys, timeouts: timeouts, executable: OwnExecutable.path)
         context.note("unlocked \(directory.url.path) (locks after \(StatusCommand.duration(UInt64(timeouts.idleSeconds))) idle, at the latest in \(StatusCommand.duration(status.secondsLeft)))")
         return .success
-    }
-
-    /// This program's own binary (`/proc/self/exe`), which the agent runs as.
-    static func executable() -> String {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard count > 0 else { return CommandLine.arguments[0] }
-        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

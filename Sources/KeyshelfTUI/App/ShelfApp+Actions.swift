@@ -1,4 +1,5 @@
 import Foundation
+import KeyshelfClipboard
 import KeyshelfCredentials
 import KeyshelfCrypto
 import KeyshelfVault
@@ -93,8 +94,8 @@ extension ShelfApp {
         guard let record = selectedRecord else { return setStatus("Select an account first.", error: true) }
         do {
             let password = try shelf.password(of: record, for: .copy, prompts: self)
-            clipboard.copy(password, now: now())
-            setStatus("Copied the password of \(record.account); cleared in \(Int(clipboard.clearAfter)) s.")
+            let report = clipboard.copy(password, now: now())
+            setStatus(report.message("the password of \(record.account)"), error: !report.copied)
         } catch {
             setStatus("Not copied: \(error)", error: true)
         }
@@ -102,8 +103,8 @@ extension ShelfApp {
 
     func copyAccount() {
         guard let record = selectedRecord else { return setStatus("Select an account first.", error: true) }
-        clipboard.copy(Secret(utf8: record.account), now: now())
-        setStatus("Copied the account \(record.account).")
+        let report = clipboard.copy(Secret(utf8: record.account), now: now())
+        setStatus(report.message("the account \(record.account)"), error: !report.copied)
     }
 
     func reveal() {

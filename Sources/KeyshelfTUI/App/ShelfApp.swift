@@ -1,4 +1,5 @@
 import Foundation
+import KeyshelfClipboard
 import KeyshelfCrypto
 import KeyshelfVault
 
@@ -47,7 +48,7 @@ public final class ShelfApp {
         self.shelf = shelf
         self.configuration = configuration
         self.title = title
-        self.clipboard = clipboard ?? Clipboard(clearAfter: configuration.clipboardClearSeconds)
+        self.clipboard = clipboard ?? Clipboard(clearAfter: configuration.clipboardClearSeconds, writeTerminal: Clipboard.standardOutputWriter)
         now = clock
         lastActivity = clock()
         index = DomainIndex(records: [])

@@ -1,4 +1,5 @@
 import Foundation
+import KeyshelfClipboard
 
 /// Settings read from `$XDG_CONFIG_HOME/keyshelf/config` (`key = value` lines, `#` comments).
 ///
@@ -11,7 +12,7 @@ public struct TUIConfiguration: Equatable, Sendable {
     /// Idle time before auto-lock, in seconds; 0 means never.
     public var autoLockSeconds: Double = 300
     /// Delay before a copied value is cleared from the clipboard, in seconds.
-    public var clipboardClearSeconds: Double = 45
+    public var clipboardClearSeconds: Double = Clipboard.defaultClearSeconds
 
     public init() {}
 
