@@ -4,5 +4,9 @@ import KeyshelfCrypto
 
 // Before any secret exists: no core dumps, not dumpable (DESIGN §6).
 ProcessHardening.disableCoreDumps()
+// sodium_malloc goes on silently when mlock fails; say so once (issue 11 item 26).
+MemoryLocking.onFirstFailure { message in
+    FileHandle.standardError.write(Data(("keyshelf: " + message + "\n").utf8))
+}
 exit(CommandLineInterface.run(arguments: Array(CommandLine.arguments.dropFirst()),
                               environment: ProcessInfo.processInfo.environment))

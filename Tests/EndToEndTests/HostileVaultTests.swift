@@ -4,11 +4,16 @@ import Testing
 /// Vault files made to hurt the reader, seen through the real binary
 /// (issue 11): a clear message and exit 7, never a crash, nothing modified.
 @Suite struct HostileVaultTests {
-    /// `bytes` with header bytes 11..<15 (the chunk size) set to 0 and the
-    /// header checksum recomputed (BLAKE2b-128 of bytes 0..<128, by `b2sum -l 128`).
+    /// `bytes` with header bytes 11..<15 (the chunk size) set to 0 and the checksum recomputed.
     static func withChunkSizeZero(_ bytes: Data) throws -> Data {
+        try rewritingHeader(bytes) { $0.replaceSubrange(11..<15, with: [0, 0, 0, 0]) }
+    }
+
+    /// `bytes` changed by `edit`, with the header checksum recomputed
+    /// (BLAKE2b-128 of bytes 0..<128, by `b2sum -l 128`), as a hostile file would have it.
+    static func rewritingHeader(_ bytes: Data, _ edit: (inout Data) -> Void) throws -> Data {
         var out = bytes
-        out.replaceSubrange(11..<15, with: [0, 0, 0, 0])
+        edit(&out)
         let input = FileManager.default.temporaryDirectory.appendingPathComponent("keyshelf-header-\(UUID().uuidString)")
         try out.prefix(128).write(to: input)
         defer { try? FileManager.default.removeItem(at: input) }

@@ -40,7 +40,8 @@ struct InitCommand: Command {
             from: VaultAccess.passwordSource(options, context), terminal: context.terminal,
             prompt: "New master password: ", confirmPrompt: "Repeat the master password: ", kind: .master,
             warn: context.note)
-        let session = try directory.create(password: password, limits: level.limits)
+        let session = try directory.create(password: password, limits: level.limits,
+                                           keyDerivationConsent: TerminalKeyDerivationConsent.policy(context))
         session.lock()
         context.note("created the vault in \(directory.url.path) (Argon2id \(level.rawValue))")
         return .success
