@@ -64,7 +64,7 @@ public struct RefuseHigherLimits: KeyDerivationConsent {
 /// Asks each distinct request once and replays the answer, so a question
 /// asked before the vault's lock is not asked again inside it; one that
 /// only appears because the file changed meanwhile is asked then.
-final class KeyDerivationGate: @unchecked Sendable {
+final class KeyDerivationGate {
     private let consent: any KeyDerivationConsent
     private let usual: PasswordHashLimits
     private var answers: [(KeyDerivationRequest, Bool)] = []
