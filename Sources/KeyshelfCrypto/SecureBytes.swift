@@ -2,7 +2,8 @@ import CSodium
 import Glibc
 
 /// A fixed-size byte buffer in `sodium_malloc` memory: guarded, locked out of
-/// swap where the system allows, and wiped by `sodium_free` when released.
+/// swap where `RLIMIT_MEMLOCK` allows (`MemoryLocking` reports once when it
+/// does not), and wiped by `sodium_free` when released.
 ///
 /// The bytes are reachable only through `withUnsafeBytes` /
 /// `withUnsafeMutableBytes`; equality is constant-time (`sodium_memcmp`).
@@ -23,6 +24,7 @@ public final class SecureBytes: @unchecked Sendable {
         pointer = p
         self.byteCount = byteCount
         sodium_memzero(p, max(byteCount, 1))
+        MemoryLocking.lock(p, byteCount: max(byteCount, 1))
     }
 
     /// A secure copy of `bytes`. The caller should wipe its own copy.

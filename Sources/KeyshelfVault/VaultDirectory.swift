@@ -65,12 +65,19 @@ public struct VaultDirectory: Sendable {
     /// run unlocks both). When only `shared.vault` is present (a synced copy
     /// on a new machine), it is adopted: `password` must open it, its salt and
     /// limits are kept (`limits` is ignored) and only `local.vault` is written.
+    /// An adopted file's limits above `limits` are paid only when
+    /// `keyDerivationConsent` approves (asked before the lock is taken).
     /// - Throws: `VaultError` `.alreadyExists` when `local.vault` is present,
     ///   `.kdfLimitsTooHigh` for limits above `maximumLimits`, the open errors
     ///   of `unlock` for an adopted `shared.vault`, `.io`.
-    public func create(password: Secret, limits: PasswordHashLimits) throws -> VaultSession {
+    public func create(password: Secret, limits: PasswordHashLimits,
+                       keyDerivationConsent: any KeyDerivationConsent = RefuseHigherLimits()) throws -> VaultSession {
         try VaultHeader.checkCeilings(limits, path: path)
         try FileSystem.makeDirectory(path)
+        let gate = KeyDerivationGate(keyDerivationConsent, usual: limits)
+        if !keyDerivationConsent.answersWithoutWaiting, try !vaultExists(), let file = try FileSystem.read(path(of: .shared)) {
+            try gate.check(try VaultHeader.parse(file, expected: .shared, path: path(of: .shared)), path: path(of: .shared))
+        }
         return try LockFile.withExclusiveLock(directory: path, timeout: lockTimeout) {
             guard try !vaultExists() else {
                 throw VaultError(.alreadyExists, file: path(of: .local), reason: "a vault already exists here; use it, or choose another directory with --vault")
@@ -79,6 +86,7 @@ public struct VaultDirectory: Sendable {
             var warnings: [VaultWarning] = []
             let localKey = Random.secureBytes(VaultHeader.vaultKeyByteCount)
             if let file = try FileSystem.read(path(of: .shared)) {
+                try gate.check(try VaultHeader.parse(file, expected: .shared, path: path(of: .shared)), path: path(of: .shared))
                 shared = try VaultSession.openFile(file, store: .shared, password: password, reusing: nil, path: path(of: .shared))
             } else {
                 let salt = Random.bytes(PasswordHash.saltByteCount)
@@ -101,20 +109,25 @@ public struct VaultDirectory: Sendable {
     /// authenticates each whole payload before decoding it. Writes only to
     /// finish or undo a `passwd` a crash interrupted (`recoverInterruptedPasswd`).
     /// A `shared.vault` sealed with another salt (a copy from another machine)
-    /// costs a second Argon2id run; a missing one opens empty.
+    /// costs a second Argon2id run; a missing one opens empty. That run's
+    /// limits, when above `local.vault`'s, are paid only when
+    /// `keyDerivationConsent` approves, asked before any Argon2id run.
     /// - Throws: `VaultError` `.noVault`, `.wrongPassword`, `.notAVault`,
-    ///   `.unsupportedVersion`, `.damaged`, `.truncated`, `.kdfLimitsTooHigh`, `.io`;
-    ///   `file` names the vault file concerned.
-    public func unlock(password: Secret) throws -> VaultSession {
+    ///   `.unsupportedVersion`, `.damaged`, `.truncated`, `.kdfLimitsTooHigh`,
+    ///   `.kdfLimitsNotApproved`, `.io`; `file` names the vault file concerned.
+    public func unlock(password: Secret, keyDerivationConsent: any KeyDerivationConsent = RefuseHigherLimits()) throws -> VaultSession {
         let recovered = try recoverInterruptedPasswd()
         guard let localFile = try FileSystem.read(path(of: .local)) else {
             throw VaultError(.noVault, file: path(of: .local), reason: "no vault here; create one with `keyshelf init`")
         }
         let sharedFile = try FileSystem.read(path(of: .shared))
-        // Every header is checked before any Argon2id run.
-        _ = try localFile.bytes.withUnsafeBytes { try VaultHeader.parse($0, fileByteCount: Int(localFile.identity.byteCount), expected: .local, path: path(of: .local)) }
+        // Every header is checked, and any question asked, before any Argon2id run.
+        let localHeader = try VaultHeader.parse(localFile, expected: .local, path: path(of: .local))
         if let sharedFile {
-            _ = try sharedFile.bytes.withUnsafeBytes { try VaultHeader.parse($0, fileByteCount: Int(sharedFile.identity.byteCount), expected: .shared, path: path(of: .shared)) }
+            let sharedHeader = try VaultHeader.parse(sharedFile, expected: .shared, path: path(of: .shared))
+            if !sharedHeader.sharesKeyDerivation(with: localHeader) {
+                try KeyDerivationGate(keyDerivationConsent, usual: localHeader.limits).check(sharedHeader, path: path(of: .shared))
+            }
         }
         let local = try VaultSession.openFile(localFile, store: .local, password: password, reusing: nil, path: path(of: .local))
         let shared: VaultSession.FileState

@@ -16,6 +16,9 @@ public struct VaultError: Error, Equatable, CustomStringConvertible, Sendable {
         case truncated
         /// The header asks for Argon2id limits above the ceilings; refused without running.
         case kdfLimitsTooHigh
+        /// The header asks for Argon2id limits above this machine's, and they
+        /// were not approved (`KeyDerivationConsent`); refused without running.
+        case kdfLimitsNotApproved
         /// There is no vault in the directory.
         case noVault
         /// `create` found a vault already there.
@@ -46,7 +49,7 @@ public struct VaultError: Error, Equatable, CustomStringConvertible, Sendable {
     public var status: Int32 {
         switch code {
         case .wrongPassword: -25293
-        case .notAVault, .unsupportedVersion, .damaged, .truncated, .kdfLimitsTooHigh: -26275
+        case .notAVault, .unsupportedVersion, .damaged, .truncated, .kdfLimitsTooHigh, .kdfLimitsNotApproved: -26275
         case .noVault: -25300
         case .alreadyExists: -25299
         case .changedOnDisk, .locked, .io: -50
@@ -54,12 +57,12 @@ public struct VaultError: Error, Equatable, CustomStringConvertible, Sendable {
     }
 
     /// The process exit code for this failure (DESIGN §8): 5 wrong password,
-    /// 7 damaged / truncated / unsupported / not a vault / KDF too high,
+    /// 7 damaged / truncated / unsupported / not a vault / KDF too high or not approved,
     /// 3 no vault, 6 already exists, 1 otherwise.
     public var exitCode: Int32 {
         switch code {
         case .wrongPassword: 5
-        case .notAVault, .unsupportedVersion, .damaged, .truncated, .kdfLimitsTooHigh: 7
+        case .notAVault, .unsupportedVersion, .damaged, .truncated, .kdfLimitsTooHigh, .kdfLimitsNotApproved: 7
         case .noVault: 3
         case .alreadyExists: 6
         case .changedOnDisk, .locked, .io: 1

@@ -55,7 +55,7 @@ extension VaultDirectory {
 
     private func open(_ file: (bytes: [UInt8], identity: FileIdentity), store: Store, passwordKeys: [VaultPasswordKey]) throws -> VaultSession.FileState {
         let path = path(of: store)
-        let header = try file.bytes.withUnsafeBytes { try VaultHeader.parse($0, fileByteCount: Int(file.identity.byteCount), expected: store, path: path) }
+        let header = try VaultHeader.parse(file, expected: store, path: path)
         guard let passwordKey = passwordKeys.first(where: { $0.fits(header) })?.key else {
             throw VaultError(.wrongPassword, file: path, reason: "the unlocked keys do not fit this file (was the master password changed?)")
         }

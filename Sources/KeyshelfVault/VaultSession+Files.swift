@@ -11,7 +11,7 @@ extension VaultSession {
     static func openFile(
         _ file: (bytes: [UInt8], identity: FileIdentity), store: Store, password: Secret?, reusing known: FileState?, path: String
     ) throws -> FileState {
-        let header = try file.bytes.withUnsafeBytes { try VaultHeader.parse($0, fileByteCount: Int(file.identity.byteCount), expected: store, path: path) }
+        let header = try VaultHeader.parse(file, expected: store, path: path)
         let passwordKey: SecureBytes
         let vaultKey: SecureBytes
         if let known, known.header.sharesKeyDerivation(with: header) {

@@ -6,5 +6,9 @@ import KeyshelfCrypto
 // size limit is an error a save reports, not a signal that kills it.
 ProcessHardening.disableCoreDumps()
 ProcessHardening.ignoreFileSizeSignal()
+// sodium_malloc goes on silently when mlock fails; say so once (issue 11 item 26).
+MemoryLocking.onFirstFailure { message in
+    FileHandle.standardError.write(Data(("keyshelf: " + message + "\n").utf8))
+}
 exit(CommandLineInterface.run(arguments: Array(CommandLine.arguments.dropFirst()),
                               environment: ProcessInfo.processInfo.environment))

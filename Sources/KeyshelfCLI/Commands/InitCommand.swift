@@ -42,7 +42,9 @@ struct InitCommand: Command {
             from: VaultAccess.passwordSource(options, context), terminal: context.terminal,
             prompt: "New master password: ", confirmPrompt: "Repeat the master password: ", kind: .master,
             warn: context.note)
-        let session = VaultAccess.reportingNotes(try directory.create(password: password, limits: level.limits), context)
+        let session = VaultAccess.reportingNotes(try directory.create(password: password, limits: level.limits,
+                                                                     keyDerivationConsent: TerminalKeyDerivationConsent.policy(context)),
+                                                 context)
         session.lock()
         context.note("created the vault in \(directory.url.path) (Argon2id \(level.rawValue))")
         return .success

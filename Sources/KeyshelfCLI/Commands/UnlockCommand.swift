@@ -18,7 +18,8 @@ struct UnlockCommand: Command {
         ] + SharedOption.passwordFD.specs.filter { $0.key != "--no-agent" },
         shared: [.vault],
         discussion: """
-            The agent keeps the keys in locked memory, answers only your own uid on a
+            The agent keeps the keys in sodium_malloc memory (locked out of swap as far as
+            RLIMIT_MEMLOCK allows; a warning says when not), answers only your own uid on a
             socket under $XDG_RUNTIME_DIR/keyshelf (else /tmp/keyshelf-UID), and locks
             itself at the first limit, on `keyshelf lock`, `keyshelf passwd`, SIGTERM, SIGHUP or SIGINT.
             Consent is still asked by each command. --no-agent makes a command ignore it.

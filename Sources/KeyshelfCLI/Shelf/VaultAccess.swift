@@ -183,7 +183,8 @@ enum VaultAccess {
 
         /// Opens the vault: with the agent's keys, else with the master
         /// password (asked now when the agent locked meanwhile and none was
-        /// read up front); Argon2id runs here.
+        /// read up front); Argon2id runs here, limits above `local.vault`'s
+        /// only when the terminal approves (`TerminalKeyDerivationConsent`).
         /// - Throws: the open errors of `VaultDirectory.unlock` (5 wrong
         ///   password, 7 damaged); the password input errors of `PasswordInput`;
         ///   a usage error (2) naming the agent's trouble when the agent is gone
@@ -194,7 +195,8 @@ enum VaultAccess {
                 return session
             }
             let password = try masterPassword ?? passwordInsteadOfAgent()
-            return try VaultAccess.reportingNotes(directory.unlock(password: password), context)
+            let session = try directory.unlock(password: password, keyDerivationConsent: TerminalKeyDerivationConsent.policy(context))
+            return VaultAccess.reportingNotes(session, context)
         }
 
         /// The master password, read because the agent was not there; when

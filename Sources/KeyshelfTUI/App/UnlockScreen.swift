@@ -6,7 +6,7 @@ import KeyshelfVault
 /// The unlock screen: a masked master-password field; on first run it offers
 /// to create the vault with a confirmed password and shows the Argon2id cost.
 /// A short new master password (`MasterPasswordPolicy`) is warned about and
-/// needs a second Enter.
+/// needs a second Enter; so do Argon2id limits above `local.vault`'s.
 final class UnlockScreen {
     private let screen: Screen
     private let directory: VaultDirectory
@@ -19,6 +19,8 @@ final class UnlockScreen {
     private var working = false
     /// The user saw the short-password warning and may press Enter again to create anyway.
     private var shortPasswordAccepted = false
+    /// The Argon2id limits question the user saw; a second Enter approves it (`UnlockLimitsConsent`).
+    private var limitsQuestion: KeyDerivationRequest?
 
     init(screen: Screen, directory: VaultDirectory, creationLimits: PasswordHashLimits = .moderate) {
         self.screen = screen
@@ -48,6 +50,7 @@ final class UnlockScreen {
                 if (confirming ? confirmation : password).handle(key) {
                     message = ""
                     shortPasswordAccepted = false
+                    limitsQuestion = nil
                 }
             }
         }
@@ -76,9 +79,18 @@ final class UnlockScreen {
         messageIsError = false
         draw()
         defer { working = false }
+        let consent = UnlockLimitsConsent(approving: limitsQuestion)
         do {
             let secret = password.secret()
-            return creating ? try directory.create(password: secret, limits: creationLimits) : try directory.unlock(password: secret)
+            return creating
+                ? try directory.create(password: secret, limits: creationLimits, keyDerivationConsent: consent)
+                : try directory.unlock(password: secret, keyDerivationConsent: consent)
+        } catch let error as VaultError where error.code == .kdfLimitsNotApproved && consent.lastRequest != limitsQuestion {
+            limitsQuestion = consent.lastRequest
+            guard let request = consent.lastRequest else { return fail(error.description) }
+            // Two lines of the box: the file, the limits, the doubt, the way on.
+            let name = (request.file as NSString).lastPathComponent
+            return fail("\(name) asks for more Argon2id (\(request.requested)) than this machine; maybe tampered. Enter again: run it")
         } catch let error as VaultError {
             password.clear()
             confirmation.clear()

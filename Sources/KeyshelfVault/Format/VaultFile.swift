@@ -62,6 +62,10 @@ enum VaultFile {
     /// A secretstream chunk's MAC, its last bytes (crypto_secretstream_xchacha20poly1305: 16).
     static let payloadTagByteCount = 16
 
+    /// The smallest secretstream, so the smallest segment after its length:
+    /// a stream header and one empty FINAL chunk (41 bytes).
+    static let smallestSegmentByteCount = SecretStream.sealedByteCount(plaintextByteCount: 0, chunkByteCount: 1)
+
     /// The largest appendix: one chunk of `chunkByteCount` plaintext bytes, prefix included.
     static func largestAppendixByteCount(chunkByteCount: Int) -> Int {
         segmentPrefixByteCount + SecretStream.sealedByteCount(plaintextByteCount: chunkByteCount, chunkByteCount: chunkByteCount)
@@ -81,12 +85,20 @@ enum VaultFile {
         if header.version == 1 {
             segments = [VaultHeader.byteCount..<end]
         } else {
+            // Every segment is checked as it is found, so a damaged payload
+            // (a run of zero bytes reads as empty segments) fails in bounded memory.
             var offset = VaultHeader.byteCount
             repeat {
                 guard end - offset >= segmentPrefixByteCount else { throw segmentsError(path) }
                 let length = file.withUnsafeBytes { Int($0.loadLittleEndian(UInt32.self, at: offset)) }
                 offset += segmentPrefixByteCount
                 guard length <= end - offset else { throw segmentsError(path) }
+                guard length >= smallestSegmentByteCount else {
+                    throw VaultError(.damaged, file: path, reason: "is damaged (segment \(segments.count + 1) of its payload is \(length) bytes, shorter than any encrypted segment); \(VaultError.restoreAdvice)")
+                }
+                guard segments.count <= VaultSession.maximumAppendixCount else {
+                    throw VaultError(.damaged, file: path, reason: "is damaged (its payload holds more than \(VaultSession.maximumAppendixCount) appendices, more than keyshelf writes); \(VaultError.restoreAdvice)")
+                }
                 segments.append(offset..<(offset + length))
                 offset += length
             } while offset < end

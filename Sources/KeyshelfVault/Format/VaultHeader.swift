@@ -91,12 +91,16 @@ struct VaultHeader: Equatable {
     /// KDF id, limits (ceilings enforced here, before any key derivation),
     /// chunk size, then the file length the header announces (exactly the
     /// file's size for v1; for v2 up to `trailingByteLimit` bytes may follow).
-    /// - Parameter fileByteCount: the file's size on disk, when `file` holds
-    ///   only its first bytes (`FileSystem.read` skips the payload of a file
-    ///   whose size disagrees with its header); nil when `file` is the whole file.
+    /// No field is used before the fields it depends on passed their checks,
+    /// and no arithmetic on a field can trap (issue 11: a chunk size of 0 divided by zero).
+    /// - Parameters:
+    ///   - fileByteCount: the file's size on disk, when `file` holds only its
+    ///     first bytes (`FileSystem.read` skips the payload of a file whose
+    ///     size disagrees with its header); nil when `file` is the whole file.
+    ///   - store: the store the file's name says; nil accepts either.
     /// - Throws: `VaultError` `.notAVault`, `.unsupportedVersion`, `.truncated`,
     ///   `.damaged`, `.kdfLimitsTooHigh`.
-    static func parse(_ file: UnsafeRawBufferPointer, fileByteCount: Int? = nil, expected store: Store, path: String) throws -> VaultHeader {
+    static func parse(_ file: UnsafeRawBufferPointer, fileByteCount: Int? = nil, expected store: Store?, path: String) throws -> VaultHeader {
         let prefix = min(file.count, magic.count)
         guard file.prefix(prefix).elementsEqual(magic.prefix(prefix)) else {
             throw VaultError(.notAVault, file: path, reason: "is not a keyshelf vault (unknown file signature)")
@@ -115,7 +119,7 @@ struct VaultHeader: Equatable {
         guard file[checksumRange].elementsEqual(sum) else {
             throw VaultError(.damaged, file: path, reason: "is damaged (header checksum mismatch); \(VaultError.restoreAdvice)")
         }
-        guard let fileStore = Store(headerByte: file[10]), fileStore == store else {
+        guard let fileStore = Store(headerByte: file[10]), store == nil || fileStore == store else {
             throw VaultError(.damaged, file: path, reason: "holds another store than its name says (was a vault file renamed?)")
         }
         guard file[15] == kdfArgon2id13 else {
@@ -149,6 +153,11 @@ struct VaultHeader: Equatable {
             wrappedKey: Array(file[wrappedKeyRange]), payloadByteCount: payload)
     }
 
+    /// `parse` of a file read by `FileSystem.read` (its bytes and the size on disk).
+    static func parse(_ file: (bytes: [UInt8], identity: FileIdentity), expected store: Store, path: String) throws -> VaultHeader {
+        try file.bytes.withUnsafeBytes { try parse($0, fileByteCount: Int(file.identity.byteCount), expected: store, path: path) }
+    }
+
     /// Bytes a file may hold after the payload its header announces: in v2,
     /// one appendix whose append was interrupted before its header update
     /// (docs/vault-format.md, "Appendices"); none in v1.
@@ -156,15 +165,11 @@ struct VaultHeader: Equatable {
         version >= 2 ? VaultFile.largestAppendixByteCount(chunkByteCount: Int(chunkByteCount)) : 0
     }
 
-    /// Whether a file of `fileByteCount` bytes holds the whole payload its
-    /// header (`first`, at least 144 bytes) announces and no more than
-    /// `trailingByteLimit` after it: only then is the rest worth reading.
+    /// Whether a file of `fileByteCount` bytes starting with `first` (its
+    /// header) passes every check of `parse`, its length against the
+    /// header's included: only then is the rest worth reading.
     static func announcesSize(_ first: UnsafeRawBufferPointer, fileByteCount: Int) -> Bool {
-        let payload = first.loadLittleEndian(UInt64.self, at: payloadByteCountOffset)
-        let chunk = min(first.loadLittleEndian(UInt32.self, at: 11), maximumChunkByteCount)
-        let available = UInt64(fileByteCount - byteCount)
-        let limit = trailingByteLimit(version: first.loadLittleEndian(UInt16.self, at: 8), chunkByteCount: chunk)
-        return payload <= available && available - payload <= UInt64(limit)
+        (try? parse(first, fileByteCount: fileByteCount, expected: nil, path: "")) != nil
     }
 
     /// Refuses limits above `VaultDirectory.maximumLimits` without running Argon2id.

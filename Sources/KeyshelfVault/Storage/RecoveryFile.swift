@@ -11,7 +11,7 @@ enum RecoveryFile {
         let candidates = [backups.pending] + (1...AtomicFile.backupCount).map(backups.numbered)
         return candidates.first { path in
             guard let file = try? FileSystem.read(path),
-                  let header = try? file.bytes.withUnsafeBytes({ try VaultHeader.parse($0, fileByteCount: Int(file.identity.byteCount), expected: store, path: path) }),
+                  let header = try? VaultHeader.parse(file, expected: store, path: path),
                   known.header.sharesKeyDerivation(with: header) else { return false }
             return (try? VaultFile.unwrapKey(header: header, passwordKey: known.passwordKey, path: path)) != nil
         }
