@@ -11,6 +11,7 @@ public enum CommandLineInterface {
     static let commands: [any Command.Type] = [
         InitCommand.self,
         GenerateCommand.self,
+        RulesCommand.self,
         AddCommand.self,
         GetCommand.self,
         ListCommand.self,
