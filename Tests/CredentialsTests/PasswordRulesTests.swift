@@ -1,5 +1,6 @@
 import Foundation
 import KeyshelfCrypto
+import KeyshelfVault
 import Testing
 @testable import KeyshelfCredentials
 
@@ -221,5 +222,52 @@ import Testing
             try buffer.withUnsafeMutableBytes { try plan.fill($0, uniform: { _ in draws += 1; return 0 }) }
         }
         #expect(draws == plan.maxAttempts * 2, "each rejected candidate stops at its first repeat")
+    }
+}
+
+/// Saved per-domain rules in the facade: storage, lookup and the login flow's suggestion.
+@Suite struct SavedPasswordRulesTests {
+    @Test func savedInTheLocalStoreAndFoundForSubdomainsAndPorts() throws {
+        let vault = MemoryVault()
+        let shelf = try Keyshelf(vault: vault)
+        try shelf.setPasswordRules("minlength: 30; allowed: [q]", for: ServerName(parsing: "Example.COM"))
+        let items = try vault.loadItems()
+        #expect(items.shared.isEmpty)
+        #expect(items.local.map(\.service) == [SavedPasswordRules.service])
+        #expect(items.local.map(\.account) == ["example.com"])
+        for name in ["example.com", "a.b.example.com", "https://example.com:8443/x", "http://example.com"] {
+            #expect(shelf.passwordRule(for: try ServerName(parsing: name))?.domain == "example.com", "\(name)")
+        }
+        #expect(shelf.passwordRule(for: try ServerName(parsing: "example.org")) == nil)
+        #expect(shelf.passwordRule(for: try ServerName(parsing: "com")) == nil)
+        // The more specific rule wins, and replacing one keeps one item.
+        try shelf.setPasswordRules("allowed: [z]; minlength: 25", for: ServerName(parsing: "login.example.com"))
+        try shelf.setPasswordRules("allowed: [z]; minlength: 26", for: ServerName(parsing: "login.example.com"))
+        #expect(shelf.passwordRules().map(\.domain) == ["example.com", "login.example.com"])
+        let password = try shelf.generatePassword(for: ServerName(parsing: "login.example.com"))
+        #expect(password.unsafeString() == String(repeating: "z", count: 26))
+        #expect(shelf.entries().isEmpty, "rules are not credentials")
+    }
+
+    @Test func theLoginFlowsSuggestionHonoursTheRule() throws {
+        let shelf = try Keyshelf(vault: MemoryVault())
+        try shelf.setPasswordRules("minlength: 22; allowed: [k]", for: ServerName(parsing: "example.com"))
+        let prompt = ScriptedPrompt([nil])
+        _ = try? shelf.login(server: ServerName(parsing: "example.com"), prompt: prompt)
+        #expect(prompt.calls.first?.suggestion.unsafeString() == String(repeating: "k", count: 22))
+        let other = ScriptedPrompt([nil])
+        _ = try? shelf.login(server: ServerName(parsing: "example.org"), prompt: other)
+        #expect(other.calls.first?.suggestion.byteCount == 15)
+    }
+
+    @Test func anUnusableSavedRuleSaysHowToFixIt() throws {
+        let rule = Item(itemClass: .genericPassword, account: "example.com", service: SavedPasswordRules.service,
+                        password: Secret(utf8: "minlength: 5; maxlength: 4"))
+        let shelf = try Keyshelf(vault: MemoryVault(items: VaultContents(local: [rule], shared: [])))
+        #expect {
+            _ = try shelf.generatePassword(for: ServerName(parsing: "example.com"))
+        } throws: { error in
+            (error as? PasswordRulesError)?.message.contains("keyshelf rules rm example.com") == true
+        }
     }
 }

@@ -57,9 +57,10 @@ struct RulePlan: Sendable {
         maxConsecutive = min(rules.maxConsecutive ?? length, length)
         self.length = length
         acceptance = Self.acceptance(alphabetSize: alphabet.count, required: required, length: length, maxConsecutive: maxConsecutive)
-        // Cancellation in the alternating sum leaves at most ~1e-12 where the true value is 0.
+        // Cancellation in the alternating sum leaves at most ~1e-12 where the true value is 0,
+        // so below that "none" and "almost none" cannot be told apart.
         guard acceptance > 1e-12 else {
-            throw PasswordRulesError(.impossible, "no password of \(length) characters satisfies these rules")
+            throw PasswordRulesError(.impossible, "no password of \(length) characters satisfies these rules (or fewer than 1 in 10^12 random candidates do); allow more characters, relax max-consecutive or change the length")
         }
         guard acceptance >= Self.minimumAcceptance else {
             throw PasswordRulesError(.unlikely, "only about 1 in \(Self.rounded(1 / acceptance)) random candidates of \(length) characters satisfies these rules (keyshelf needs at least 1 in \(Self.rounded(1 / Self.minimumAcceptance))); allow more characters, relax max-consecutive or change the length")
