@@ -12,6 +12,7 @@ public enum CommandLineInterface {
     static let commands: [any Command.Type] = [
         InitCommand.self,
         GenerateCommand.self,
+        RulesCommand.self,
         AddCommand.self,
         GetCommand.self,
         ListCommand.self,

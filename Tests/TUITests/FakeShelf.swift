@@ -11,6 +11,8 @@ final class FakeShelf: Shelf {
     var items: [ShelfEntry]
     var passwords: [UUID: String]
     var generated = 0
+    /// The server each `generatePassword(for:)` call was made for, in order.
+    var generatedFor: [String?] = []
     var master = "master"
     var locked = false
 
@@ -70,9 +72,10 @@ final class FakeShelf: Shelf {
         items.removeAll { $0.id == record.id }
     }
 
-    func generatePassword() -> Secret {
+    func generatePassword(for server: String?) throws -> (password: Secret, summary: String) {
         generated += 1
-        return Secret(utf8: "abc-DEF-\(generated)45-xyz")
+        generatedFor.append(server)
+        return (Secret(utf8: "abc-DEF-\(generated)45-xyz"), "xxx-xxx-xxx-xxx from three character sets")
     }
 
     func login(server: String, prompts: UserPrompts) throws -> ShelfEntry? {

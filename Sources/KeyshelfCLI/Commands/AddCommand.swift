@@ -12,7 +12,7 @@ struct AddCommand: Command {
             .init(name: "ACCOUNT", help: "the user name"),
         ],
         options: [
-            .flag("--generate", "-g", help: "generate the password and print it"),
+            .flag("--generate", "-g", help: "generate the password (honouring the domain's saved passwordrules) and print it"),
             .flag("--password-stdin", help: "read the password from the first line of standard input"),
         ],
         shared: [.localOnly, .yes, .vault, .passwordFD],
@@ -44,11 +44,23 @@ struct AddCommand: Command {
         // The master password comes first: with --password-fd 0 it is the
         // first line of standard input and the item password the second.
         let opener = try VaultAccess.prepare(options, context, readsMoreInput: true)
-        let password = try itemPassword(context)
         let store: Store = options.scope == .local ? .local : .shared
-        let outcome = try opener.answer(
-            .add(server: serverName, account: account, password: password, store: store), yes: options.yes, value: \.addOutcome
-        ) { try $0.add(server: serverName, account: account, password: password, to: store) }
+        let password: Secret
+        let outcome: AddOutcome
+        if generate {
+            // The domain's saved passwordrules are in the vault: open it (with the
+            // agent's keys when it is unlocked) and run the facade here.
+            let session = try opener.open()
+            defer { session.lock() }
+            let shelf = try VaultAccess.shelf(session, yes: options.yes, context)
+            password = try shelf.generatePassword(for: serverName)
+            outcome = try shelf.add(server: serverName, account: account, password: password, to: store)
+        } else {
+            password = try itemPassword(context)
+            outcome = try opener.answer(
+                .add(server: serverName, account: account, password: password, store: store), yes: options.yes, value: \.addOutcome
+            ) { try $0.add(server: serverName, account: account, password: password, to: store) }
+        }
         if generate { RecordOutput.printPassword(password, context) }
         let what = "the password for \(InertText.quoted(account)) on \(serverName.display)"
         switch outcome {
@@ -60,9 +72,8 @@ struct AddCommand: Command {
         return .success
     }
 
-    /// The new item password: generated, the first line of standard input, or typed twice on the terminal.
+    /// The new item password: the first line of standard input, or typed twice on the terminal.
     private func itemPassword(_ context: CommandContext) throws -> Secret {
-        if generate { return PasswordGenerator.generate() }
         if passwordFromStdin {
             guard let password = try LineReader.readLine(fd: 0, source: "standard input") else {
                 throw CLIError(.usage, "--password-stdin: standard input is empty or closed; nothing was saved")

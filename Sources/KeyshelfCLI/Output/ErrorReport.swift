@@ -48,6 +48,8 @@ enum ErrorReport {
             return Description(code: .usage, text: error.message)
         case let error as CLIError:
             return Description(code: error.exitCode, text: error.message, status: status(of: error.exitCode)?.rawValue)
+        case let error as PasswordRulesError:
+            return Description(code: .usage, text: error.message, status: KeychainStatus.param.rawValue)
         case let error as ServerNameError:
             return Description(code: .usage, text: error.description, status: KeychainStatus.param.rawValue)
         case let error as KeychainError:

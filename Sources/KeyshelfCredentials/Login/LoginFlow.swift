@@ -5,7 +5,8 @@ public protocol LoginPrompt {
     /// Asks for a credential for `server`.
     /// - Parameters:
     ///   - account: the account to pre-fill, when known.
-    ///   - suggestion: a freshly generated password the user may accept.
+    ///   - suggestion: a freshly generated password the user may accept (honouring the
+    ///     domain's saved `passwordrules`, `Keyshelf.generatePassword(for:)`).
     ///   - failedAttempts: how many credentials the check has refused so far (0 at first).
     /// - Returns: the credential, or nil when the user canceled.
     func credential(for server: ServerName, account: String?, suggestion: Secret, failedAttempts: Int) -> PromptedCredential?
@@ -81,6 +82,7 @@ public struct LoginFlow {
     /// - Throws: `errSecUserCanceled` when the prompt is canceled;
     ///   `errSecAuthFailed` after `maxAttempts` refused credentials (or a
     ///   failed user-presence check); `errSecParam` for an empty account;
+    ///   `PasswordRulesError` when the domain's saved rule cannot be used;
     ///   errors of the check and the vault.
     public func run(_ shelf: Keyshelf, server: ServerName, account: String? = nil) throws -> LoginResult {
         var failed = 0
@@ -94,7 +96,8 @@ public struct LoginFlow {
         }
         var refused = 0
         while true {
-            guard let typed = prompt.credential(for: server, account: knownAccount, suggestion: PasswordGenerator.generate(), failedAttempts: failed) else {
+            let suggestion = try shelf.generatePassword(for: server)
+            guard let typed = prompt.credential(for: server, account: knownAccount, suggestion: suggestion, failedAttempts: failed) else {
                 throw KeychainError.canceled("the login for \(server.display) was canceled")
             }
             guard !typed.account.isEmpty else { throw KeychainError.param("the account is empty") }

@@ -92,8 +92,9 @@ public final class KeyshelfShelf: Shelf {
         try asking(prompts) { try keyshelf.delete(entry) }
     }
 
-    public func generatePassword() -> Secret {
-        Keyshelf.generatePassword()
+    public func generatePassword(for server: String?) throws -> (password: Secret, summary: String) {
+        let recipe = try keyshelf.passwordRecipe(for: server.flatMap { try? ServerName(parsing: $0) })
+        return (try recipe.generate(), recipe.summary)
     }
 
     public func login(server: String, prompts: UserPrompts) throws -> ShelfEntry? {

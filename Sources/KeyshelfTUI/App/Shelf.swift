@@ -40,8 +40,11 @@ public protocol Shelf: AnyObject {
     func update(_ record: ShelfEntry, account: String, password: Secret?, comment: String, prompts: UserPrompts) throws
     /// Deletes after consent; declining throws `ConsentDeclined` and changes nothing.
     func delete(_ record: ShelfEntry, prompts: UserPrompts) throws
-    /// A new `xxx-xxx-xxx-xxx` password (DESIGN §3).
-    func generatePassword() -> Secret
+    /// A new password for `server` (a host, `host:port` or URL as typed; nil or
+    /// unparsable: none): its saved `passwordrules`, else `xxx-xxx-xxx-xxx`
+    /// (DESIGN §3, §11), with a line saying which (`PasswordRecipe.summary`).
+    /// - Throws: an error whose description says what to fix (a saved rule that cannot be used).
+    func generatePassword(for server: String?) throws -> (password: Secret, summary: String)
     /// The login flow for `server` (DESIGN §4); returns the entry to use, or nil when nothing was chosen.
     func login(server: String, prompts: UserPrompts) throws -> ShelfEntry?
     /// Reads the CSV export at `path` (never modifying it) and plans importing it

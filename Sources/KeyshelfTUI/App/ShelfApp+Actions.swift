@@ -18,7 +18,7 @@ extension ShelfApp {
             Form.Field(label: "Notes", input: .text(TextField())),
         ], generatorField: 2)
         form.focus(on: server.isEmpty ? 0 : 1)
-        run(form) {
+        run(form, generatorServer: { form.text(at: 0) }) {
             let server = form.text(at: 0)?.trimmingCharacters(in: .whitespaces) ?? ""
             let account = form.text(at: 1)?.trimmingCharacters(in: .whitespaces) ?? ""
             form.fields[0].error = server.isEmpty ? "Enter a server, e.g. example.com" : nil
@@ -53,7 +53,7 @@ extension ShelfApp {
             Form.Field(label: "Password", input: .secret(secret), hint: "empty keeps the saved one · Ctrl-G generates"),
             Form.Field(label: "Notes", input: .text(TextField(record.comment))),
         ], generatorField: 1)
-        run(form) {
+        run(form, generatorServer: { record.serverWithPort }) {
             let account = form.text(at: 0)?.trimmingCharacters(in: .whitespaces) ?? ""
             form.fields[0].error = account.isEmpty ? "The account cannot be empty" : nil
             if account.isEmpty {

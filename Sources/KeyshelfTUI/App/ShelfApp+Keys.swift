@@ -39,7 +39,7 @@ extension ShelfApp {
         case .character("d"):
             deleteCredential()
         case .character("g"):
-            if let password = generateDialog() { addCredential(password: password) }
+            if let password = generateDialog(for: selectedDomain?.title) { addCredential(password: password) }
         case .character("i"):
             importFile()
         case .character("c"):

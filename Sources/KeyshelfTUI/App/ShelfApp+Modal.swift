@@ -58,15 +58,17 @@ extension ShelfApp: UserPrompts {
     }
 
     /// Runs `form` until it is submitted and `submit` accepts it (returns nil), or it is canceled;
-    /// Ctrl-G opens the generator dialog, whose *Use* fills the form's `generatorField`.
+    /// Ctrl-G opens the generator dialog for the server `generatorServer` names
+    /// (read when the key is pressed), whose *Use* fills the form's `generatorField`.
     /// `submit` returns an error message to show in the form, or nil when done.
-    func run(_ form: Form, submit: () -> String?) {
+    func run(_ form: Form, generatorServer: () -> String? = { nil }, submit: () -> String?) {
         runModal(overlay: { form.draw(on: screen) }) { key in
             switch form.handle(key) {
             case .cancel:
                 return true
             case .generate:
-                if let secretIndex = form.generatorField, let field = form.secretField(at: secretIndex), let password = generateDialog() {
+                if let secretIndex = form.generatorField, let field = form.secretField(at: secretIndex),
+                   let password = generateDialog(for: generatorServer()) {
                     field.set(password)
                     form.fields[secretIndex].error = nil
                     form.focus(on: secretIndex)
@@ -84,19 +86,30 @@ extension ShelfApp: UserPrompts {
         }
     }
 
-    /// The generator dialog: shows a password, `g` draws another, Use returns it.
-    func generateDialog() -> Secret? {
-        var password = shelf.generatePassword()
+    /// The generator dialog for `server` (its saved passwordrules, else
+    /// `xxx-xxx-xxx-xxx`): shows a password and how it was made, `g` draws
+    /// another, Use returns it. A rule that cannot be used is shown in the status line.
+    func generateDialog(for server: String?) -> Secret? {
+        func draw() -> (password: Secret, summary: String)? {
+            do {
+                return try shelf.generatePassword(for: server)
+            } catch {
+                setStatus("\(error)", error: true)
+                return nil
+            }
+        }
+        guard var generated = draw() else { return nil }
         func dialog() -> Dialog {
             Dialog(title: "Generated Password",
-                   message: "\(password.unsafeString() ?? "")\n\nxxx-xxx-xxx-xxx from three character sets. g: another one",
+                   message: "\(generated.password.unsafeString() ?? "")\n\n\(generated.summary). g: another one",
                    buttons: ["Cancel", "Use"])
         }
         var current = dialog()
         var accepted = false
         runModal(overlay: { current.draw(on: screen) }) { key in
             if key == .character("g") {
-                password = shelf.generatePassword()
+                guard let next = draw() else { return true }
+                generated = next
                 let focus = current.focus
                 current = dialog()
                 while current.focus != focus { _ = current.handle(.tab) }
@@ -106,7 +119,7 @@ extension ShelfApp: UserPrompts {
             accepted = outcome == .activated(1)
             return true
         }
-        return accepted ? password : nil
+        return accepted ? generated.password : nil
     }
 
     /// How many wrong master passwords the prompt takes before it gives up.
@@ -151,7 +164,7 @@ extension ShelfApp: UserPrompts {
         ], generatorField: 1)
         if failedAttempts > 0 { form.error = "The check refused that credential (\(failedAttempts)); try another." }
         var answer: (String, Secret)?
-        run(form) {
+        run(form, generatorServer: { server }) {
             let name = form.text(at: 0)?.trimmingCharacters(in: .whitespaces) ?? ""
             form.fields[0].error = name.isEmpty ? "Enter the account (user name)" : nil
             form.fields[1].error = secret.isEmpty ? "Enter a password, or Ctrl-G to generate one" : nil

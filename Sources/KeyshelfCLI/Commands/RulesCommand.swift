@@ -1,0 +1,86 @@
+import KeyshelfCredentials
+import KeyshelfVault
+
+/// `keyshelf rules set DOMAIN "passwordrules" | get DOMAIN | list | rm DOMAIN`:
+/// the per-domain password rules saved in the vault (`SavedPasswordRules`),
+/// which `add --generate`, the TUI generator and the login flow honour.
+struct RulesCommand: Command {
+    static let spec = CommandSpec(
+        name: "rules", summary: "save, show or remove a domain's passwordrules for generated passwords",
+        positionals: [
+            .init(name: "OPERATION", help: "set, get, list or rm"),
+            .init(name: "DOMAIN", optional: true, help: "host name, host:port or URL (set, get, rm)"),
+            .init(name: "RULES", optional: true, help: "the passwordrules text (set), e.g. \"minlength: 12; required: digit\""),
+        ],
+        shared: [.vault, .passwordFD],
+        discussion: """
+            set checks the rules first (as 'keyshelf generate --rules' does) and saves
+            nothing when they are malformed or cannot be satisfied (exit 2).
+            get prints the rules that apply to DOMAIN: its own, else those of a parent
+            domain (login.example.com uses example.com's); exit 3 when none apply.
+            list prints 'DOMAIN<TAB>RULES' lines. rm removes DOMAIN's own rules (exit 3 when none).
+            Rules are kept in the local store (local.vault), never in the shared credentials.
+            """)
+
+    enum Operation: String { case set, get, list, rm }
+
+    var operation: Operation
+    var domain: String?
+    var text: String?
+    var options: SharedOptions
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        let words = arguments.positionals
+        guard let operation = Operation(rawValue: words[0]) else {
+            throw UsageError("unknown operation '\(words[0])'; use set, get, list or rm")
+        }
+        self.operation = operation
+        domain = words.count > 1 ? words[1] : nil
+        text = words.count > 2 ? words[2] : nil
+        options = try SharedOptions(arguments)
+        let expected = switch operation {
+        case .set: 3
+        case .get, .rm: 2
+        case .list: 1
+        }
+        guard words.count == expected else {
+            let usage = switch operation {
+            case .set: "rules set DOMAIN \"RULES\""
+            case .get: "rules get DOMAIN"
+            case .rm: "rules rm DOMAIN"
+            case .list: "rules list"
+            }
+            throw UsageError("usage: keyshelf \(usage)")
+        }
+    }
+
+    func run(_ context: CommandContext) throws -> ExitCode {
+        let server = try domain.map(ServerArgument.parse)
+        if operation == .set, let text {
+            // Checked before the vault is opened: a mistake costs no master password.
+            _ = try PasswordRecipe(rules: PasswordRules(parsing: text))
+        }
+        let session = try VaultAccess.unlock(options, context)
+        defer { session.lock() }
+        let shelf = try VaultAccess.shelf(session, yes: false, context)
+        switch (operation, server) {
+        case (.set, let server?):
+            let recipe = try shelf.setPasswordRules(text ?? "", for: server)
+            context.note("saved password rules for \(SavedPasswordRules.key(for: server)) (\(recipe.length) characters per generated password)")
+        case (.get, let server?):
+            guard let entry = shelf.passwordRule(for: server) else {
+                throw CLIError(.notFound, "no password rules apply to \(server.display); generated passwords use xxx-xxx-xxx-xxx")
+            }
+            context.standardOutput.write(InertText.make(entry.text) + "\n")
+            if entry.domain != SavedPasswordRules.key(for: server) { context.note("(saved for \(entry.domain))") }
+        case (.rm, let server?):
+            try shelf.removePasswordRules(for: server)
+            context.note("removed the password rules for \(SavedPasswordRules.key(for: server))")
+        default:
+            for entry in shelf.passwordRules() {
+                context.standardOutput.write("\(entry.domain)\t\(InertText.make(entry.text))\n")
+            }
+        }
+        return .success
+    }
+}
