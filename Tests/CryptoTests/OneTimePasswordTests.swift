@@ -40,6 +40,7 @@ import Testing
         let key = try OneTimePassword.base32Decode("gezd gnbv gy3t qojq gezd gnbv gy3t qojq")
         #expect(key == Self.sha1Key)
         #expect(try OneTimePassword.base32Decode("MZXW6") == Secret(utf8: "foo"))
+        #expect(try OneTimePassword.base32Decode("MZXW6===") == Secret(utf8: "foo"))
         #expect(OneTimePassword.base32Encode(Secret(utf8: "foo")) == "MZXW6")
         #expect(throws: OneTimePasswordError.invalidBase32) { try OneTimePassword.base32Decode("not base32!") }
         #expect(throws: OneTimePasswordError.invalidBase32) { try OneTimePassword.base32Decode("") }

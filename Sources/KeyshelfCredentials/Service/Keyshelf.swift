@@ -21,7 +21,7 @@ public final class Keyshelf {
     /// can be asked, so such secrets are not released.
     public var userPresence: (any UserPresencePrompt)?
 
-    private var snapshot: VaultContents
+    var snapshot: VaultContents
     /// `vault.revision` when `snapshot` was taken.
     private var snapshotRevision: Int
     /// Built on the first listing or search, so one-shot commands (`get`,
@@ -345,7 +345,7 @@ public final class Keyshelf {
     /// in the vault's locked `modify` with the recorded answers. A consent
     /// policy that never waits for a person skips the first run (it only
     /// exists so that no dialog waits while the vault is locked).
-    private func mutate<T>(_ body: (inout VaultContents, any Consent) throws -> T) throws -> T {
+    func mutate<T>(_ body: (inout VaultContents, any Consent) throws -> T) throws -> T {
         let recorded = RecordedConsent(consent)
         if !consent.answersWithoutWaiting {
             // Fresh items, so the questions match what the locked run will find
@@ -376,7 +376,7 @@ public final class Keyshelf {
     /// Runs `body` on `items[store]` moved into a `LocalStore` and back (also
     /// when it throws; `mutate` then discards the edit), so editing a large
     /// store copies no item.
-    private static func editing<T>(_ store: Store, of items: inout VaultContents, _ body: (inout LocalStore) throws -> T) rethrows -> T {
+    static func editing<T>(_ store: Store, of items: inout VaultContents, _ body: (inout LocalStore) throws -> T) rethrows -> T {
         var local = LocalStore()
         func exchange() {
             switch store {
@@ -401,7 +401,7 @@ public final class Keyshelf {
 
     /// Gives `body` a user-presence check; a canceled master-password dialog
     /// becomes `errSecUserCanceled`, a wrong password `errSecAuthFailed`.
-    private func withUserPresence<T>(reason: String, _ body: (() -> Bool) throws -> T) throws -> T {
+    func withUserPresence<T>(reason: String, _ body: (() -> Bool) throws -> T) throws -> T {
         var canceled = false
         let check = { [userPresence, vault] () -> Bool in
             guard let typed = userPresence?.askMasterPassword(reason: reason) else {
