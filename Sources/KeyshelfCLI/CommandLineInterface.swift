@@ -13,6 +13,7 @@ public enum CommandLineInterface {
         GenerateCommand.self,
         AddCommand.self,
         GetCommand.self,
+        OtpCommand.self,
         ListCommand.self,
         SearchCommand.self,
         RmCommand.self,
