@@ -18,9 +18,16 @@ let package = Package(
             providers: [.apt(["libidn2-dev"])]),
         // libcsv-dev ships no pkg-config file; the modulemap links "csv".
         .systemLibrary(name: "CCSV", providers: [.apt(["libcsv-dev"])]),
+        .systemLibrary(
+            name: "COath", pkgConfig: "liboath",
+            providers: [.apt(["liboath-dev"])]),
+        // HMAC-SHA1 for the codes liboath cannot give (Steam, 9–10 digits): docs/otp.md.
+        .systemLibrary(
+            name: "CNettle", pkgConfig: "nettle",
+            providers: [.apt(["nettle-dev"])]),
         .target(name: "CSystem"),
 
-        .target(name: "KeyshelfCrypto", dependencies: ["CSodium", "CSystem"]),
+        .target(name: "KeyshelfCrypto", dependencies: ["CSodium", "COath", "CNettle", "CSystem"]),
         .target(name: "KeyshelfVault", dependencies: ["KeyshelfCrypto", "CSystem"]),
         .target(name: "KeyshelfCredentials", dependencies: ["KeyshelfVault", "KeyshelfCrypto", "CIDN2", "CSystem"]),
         .target(name: "KeyshelfAgent", dependencies: ["KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto", "CSystem"]),

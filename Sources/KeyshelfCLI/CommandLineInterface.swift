@@ -15,6 +15,7 @@ public enum CommandLineInterface {
         RulesCommand.self,
         AddCommand.self,
         GetCommand.self,
+        OtpCommand.self,
         ListCommand.self,
         SearchCommand.self,
         RmCommand.self,

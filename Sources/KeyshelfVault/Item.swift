@@ -74,7 +74,7 @@ public struct Item: Sendable, Equatable {
     public var label: String
     /// `kSecAttrComment`: the user's notes.
     public var comment: String
-    /// An `otpauth://` URI kept from an import, for a later TOTP feature; empty when none.
+    /// An `otpauth://` URI (one-time codes, docs/otp.md); empty when none.
     public var otpauth: String
     /// `kSecAttrCreationDate`.
     public var creationDate: Date

@@ -21,7 +21,7 @@ public final class Keyshelf {
     /// can be asked, so such secrets are not released.
     public var userPresence: (any UserPresencePrompt)?
 
-    private var snapshot: VaultContents
+    var snapshot: VaultContents
     /// `vault.revision` when `snapshot` was taken.
     private var snapshotRevision: Int
     /// Built on the first listing or search, so one-shot commands (`get`,
@@ -401,7 +401,7 @@ public final class Keyshelf {
 
     /// Gives `body` a user-presence check; a canceled master-password dialog
     /// becomes `errSecUserCanceled`, a wrong password `errSecAuthFailed`.
-    private func withUserPresence<T>(reason: String, _ body: (() -> Bool) throws -> T) throws -> T {
+    func withUserPresence<T>(reason: String, _ body: (() -> Bool) throws -> T) throws -> T {
         var canceled = false
         let check = { [userPresence, vault] () -> Bool in
             guard let typed = userPresence?.askMasterPassword(reason: reason) else {

@@ -11,6 +11,8 @@ public enum ItemMerge {
     /// - Two live items with one primary key but different ids (the same
     ///   account added on both machines) keep the later one; the other becomes
     ///   a tombstone dated like the winner, so merging again is stable.
+    /// - A HOTP counter only grows: the winner keeps the larger counter of
+    ///   the two copies when both hold the same HOTP secret (docs/otp.md).
     /// - `…ThisDeviceOnly` items are dropped: they never belong in the shared file.
     /// - Order: `ours` first, then items only `theirs` has.
     public static func merge(ours: [Item], theirs: [Item]) -> [Item] {
@@ -18,7 +20,12 @@ public enum ItemMerge {
         var position: [UUID: Int] = [:]
         for item in ours + theirs where !item.accessible.isThisDeviceOnly {
             if let i = position[item.id] {
-                if newer(item, than: result[i]) { result[i] = item }
+                let other = result[i]
+                let itemWins = newer(item, than: other)
+                if itemWins { result[i] = item }
+                if !result[i].isDeleted {
+                    result[i].otpauth = OTPAuth.merged(winner: result[i].otpauth, other: itemWins ? other.otpauth : item.otpauth)
+                }
             } else {
                 position[item.id] = result.count
                 result.append(item)

@@ -1,0 +1,1 @@
+#include <nettle/hmac.h>

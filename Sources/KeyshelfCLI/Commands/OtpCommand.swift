@@ -1,0 +1,109 @@
+import Foundation
+import KeyshelfCredentials
+import KeyshelfCrypto
+
+/// `keyshelf otp SERVER [ACCOUNT] [--at UNIX_SECONDS] [--json]`,
+/// `keyshelf otp set SERVER ACCOUNT` (secret on standard input) and
+/// `keyshelf otp uri SERVER ACCOUNT` (docs/otp.md).
+struct OtpCommand: Command {
+    static let spec = CommandSpec(
+        name: "otp", summary: "print a one-time code (TOTP/HOTP/Steam); otp set / otp uri manage the secret",
+        positionals: [
+            .init(name: "SERVER", help: "host name, host:port or URL; or the word set or uri, then SERVER ACCOUNT"),
+            .init(name: "ACCOUNT", optional: true, help: "the user name; needed when the server has several"),
+            .init(name: "ACCOUNT", optional: true, help: "(after set / uri SERVER) the user name"),
+        ],
+        options: [.value("--at", valueName: "UNIX_SECONDS", help: "the code at this time instead of now")],
+        shared: [.scope, .json, .yes, .vault, .passwordFD],
+        discussion: """
+            otp SERVER [ACCOUNT] prints the current code; --json prints code, remaining
+            (seconds until it changes) and period. Exit 3 when the account does not
+            exist or has no secret. A HOTP code advances the saved counter (a write).
+            otp set SERVER ACCOUNT reads an otpauth:// URI, a steam:// URI or a base32
+            secret from the first line of standard input (never an argument); replacing
+            another secret asks consent. otp uri SERVER ACCOUNT prints the secret as an
+            otpauth:// URI, only with consent (--yes without a terminal).
+            A shared account's code is released with consent, as its password is.
+            --clip is not available yet (the clipboard lives in the TUI only).
+            """)
+
+    enum Action { case code, set, uri }
+
+    var action: Action
+    var server: String
+    var account: String?
+    var time: Int64?
+    var options: SharedOptions
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        let words = arguments.positionals
+        switch words[0] {
+        case "set", "uri":
+            guard words.count == 3 else { throw UsageError("otp \(words[0]) needs SERVER and ACCOUNT") }
+            action = words[0] == "set" ? .set : .uri
+            server = words[1]
+            account = words[2]
+        default:
+            guard words.count <= 2 else { throw UsageError("otp takes SERVER [ACCOUNT]; did you mean otp set or otp uri?") }
+            action = .code
+            server = words[0]
+            account = words.count > 1 ? words[1] : nil
+        }
+        if let at = arguments.value("--at") {
+            guard action == .code else { throw UsageError("--at belongs to otp SERVER, not otp \(words[0])") }
+            guard let seconds = Int64(at), seconds >= 0 else { throw UsageError("--at takes Unix seconds (0 or more), not '\(at)'") }
+            time = seconds
+        }
+        options = try SharedOptions(arguments)
+    }
+
+    func run(_ context: CommandContext) throws -> ExitCode {
+        let serverName = try ServerArgument.parse(server)
+        if let account { _ = try ServerArgument.account(account) }
+        // With --password-fd 0 the master password is the first line and the secret the second.
+        let opener = try VaultAccess.prepare(options, context, readsMoreInput: action == .set)
+        let secret = action == .set ? try readSecret() : nil
+        let session = try opener.open()
+        defer { session.lock() }
+        let shelf = try VaultAccess.shelf(session, yes: options.yes, context)
+        switch action {
+        case .code:
+            let now = time ?? Int64(Date().timeIntervalSince1970)
+            let result = try shelf.oneTimeCode(server: serverName, account: account, in: options.scope, at: now)
+            print(result, context)
+        case .set:
+            try shelf.setOneTimeSecret(secret!, server: serverName, account: account!, in: options.scope)
+            context.note("saved the one-time-code secret of \(InertText.quoted(account!)) on \(serverName.display)")
+        case .uri:
+            let uri = try shelf.oneTimeURI(server: serverName, account: account!, in: options.scope)
+            var bytes = Array((uri + "\n").utf8)
+            context.standardOutput.writeAndWipe(&bytes)
+        }
+        return .success
+    }
+
+    /// The first line of standard input, parsed; the text is wiped after parsing.
+    private func readSecret() throws -> OTPAuth {
+        guard let line = try LineReader.readLine(fd: 0, source: "standard input"), line.byteCount > 0 else {
+            throw CLIError(.usage, "otp set: give the otpauth:// URI or base32 secret on standard input; nothing was saved")
+        }
+        return try OTPAuth.parse(line.withUnsafeBytes { String(decoding: $0, as: UTF8.self) })
+    }
+
+    private func print(_ result: OneTimeCodeResult, _ context: CommandContext) {
+        guard options.json else {
+            context.standardOutput.write(result.code.code + "\n")
+            return
+        }
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.field("server", result.server.displayHost)
+        writer.field("account", result.account)
+        writer.field("store", result.store.rawValue)
+        writer.field("code", result.code.code)
+        if let remaining = result.code.remaining { writer.field("remaining", remaining) }
+        if let period = result.code.period { writer.field("period", period) }
+        writer.endObject()
+        context.standardOutput.write(String(decoding: writer.bytes, as: UTF8.self) + "\n")
+    }
+}
