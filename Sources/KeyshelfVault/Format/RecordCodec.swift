@@ -19,6 +19,7 @@ enum RecordCodec {
         case securityDomain, authenticationType, label, comment, otpauth
         case creationDate, modificationDate, accessible, accessControl
         case synchronizable, password, isDeleted
+        case passwordExpiryUTC, oauthRefreshToken
     }
 
     /// Decoding failed: the payload authenticated but does not parse.
@@ -29,8 +30,8 @@ enum RecordCodec {
     // MARK: Encoding
 
     /// Encodes `items` into a new secure buffer of exactly the needed size,
-    /// and points each item's password at its copy in that buffer, so the
-    /// buffers the passwords came from can be released.
+    /// and points each item's password and refresh token at their copies in
+    /// that buffer, so the buffers they came from can be released.
     ///
     /// Items and their strings are read in place through a pointer: a save
     /// encodes every item, and copying each `Item` or `String` (a dozen
@@ -57,9 +58,10 @@ enum RecordCodec {
                     // Moved out rather than copied: a copy would retain and release the
                     // password's buffer (shared by every item) once more per item.
                     let password = item.pointee.password.take()
-                    if let passwordRange = write(item, password: password, to: &w) {
-                        item.pointee.password = Secret(storage: out, range: passwordRange)
-                    }
+                    let token = item.pointee.oauthRefreshToken.take()
+                    let ranges = write(item, password: password, token: token, to: &w)
+                    if let range = ranges.password { item.pointee.password = Secret(storage: out, range: range) }
+                    if let range = ranges.token { item.pointee.oauthRefreshToken = Secret(storage: out, range: range) }
                     precondition(w.offset - start == size, "record size mismatch")
                 }
                 precondition(w.offset == total, "payload size mismatch")
@@ -95,13 +97,19 @@ enum RecordCodec {
             n += 1 + varintByteCount(UInt64(count)) + count
         }
         if item.pointee.isDeleted { n += 3 }
+        if let expiry = item.pointee.passwordExpiryUTC { n += 1 + 1 + varintByteCount(expiry) }
+        if let count = item.pointee.oauthRefreshToken?.byteCount {
+            n += 1 + varintByteCount(UInt64(count)) + count
+        }
         return n
     }
 
-    /// Writes one record's fields, the password being `password` (taken out
-    /// of `item`); returns where the password's bytes went.
-    private static func write(_ item: UnsafeMutablePointer<Item>, password: borrowing Secret?, to w: inout Writer) -> Range<Int>? {
-        var passwordRange: Range<Int>?
+    /// Writes one record's fields, the password and refresh token being
+    /// `password` and `token` (taken out of `item`); returns where their bytes went.
+    private static func write(
+        _ item: UnsafeMutablePointer<Item>, password: borrowing Secret?, token: borrowing Secret?, to w: inout Writer
+    ) -> (password: Range<Int>?, token: Range<Int>?) {
+        var passwordRange: Range<Int>?, tokenRange: Range<Int>?
         w.field(.id, byteCount: 16)
         withUnsafeBytes(of: item.pointee.id.uuid) { w.bytes($0) }
         w.byteField(.itemClass, item.pointee.itemClass.rawValue)
@@ -131,7 +139,16 @@ enum RecordCodec {
             w.bytes(password)
         }
         if item.pointee.isDeleted { w.byteField(.isDeleted, 1) }
-        return passwordRange
+        if let expiry = item.pointee.passwordExpiryUTC {
+            w.field(.passwordExpiryUTC, byteCount: varintByteCount(expiry))
+            w.varint(expiry)
+        }
+        token?.withUnsafeBytes { token in
+            w.field(.oauthRefreshToken, byteCount: token.count)
+            tokenRange = w.offset..<(w.offset + token.count)
+            w.bytes(token)
+        }
+        return (passwordRange, tokenRange)
     }
 
     static func varintByteCount(_ value: UInt64) -> Int {
@@ -285,6 +302,10 @@ enum RecordCodec {
             case .synchronizable: item.pointee.synchronizable = try r.single(range) != 0
             case .password: item.pointee.password = Secret(storage: storage, range: range)
             case .isDeleted: item.pointee.isDeleted = try r.single(range) != 0
+            case .passwordExpiryUTC:
+                var sub = Reader(buffer: r.buffer, offset: range.lowerBound, end: range.upperBound)
+                item.pointee.passwordExpiryUTC = try sub.varint()
+            case .oauthRefreshToken: item.pointee.oauthRefreshToken = Secret(storage: storage, range: range)
             }
         }
         guard r.offset == end else { throw DecodeError(reason: "record length mismatch") }
