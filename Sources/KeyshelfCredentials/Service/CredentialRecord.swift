@@ -44,6 +44,12 @@ public struct CredentialRecord: Sendable, Equatable, Encodable {
         self.store = store
     }
 
+    /// A local item read with its password (`copyMatching(returnData:)`), at `server`.
+    init(local item: Item, server: ServerName) {
+        self.init(server: server, account: item.account, password: item.password, store: .local)
+        oauth = OAuthAttributes(of: item)
+    }
+
     /// A released shared credential as a record of the shared store.
     public init(_ shared: SharedCredential) {
         self.init(server: shared.server, account: shared.account, password: shared.password, store: .shared)

@@ -396,11 +396,7 @@ public final class Keyshelf {
         let found = try withUserPresence(reason: "use the password for \(InertText.quoted(first.account)) on \(server.display)") { check in
             try store.copyMatching(.item(first.id), limit: .one, returnData: true, userPresence: check)
         }
-        return found.first.map { item in
-            var record = CredentialRecord(server: server, account: item.account, password: item.password, store: .local)
-            record.oauth = OAuthAttributes(of: item)
-            return record
-        }
+        return found.first.map { CredentialRecord(local: $0, server: server) }
     }
 
     /// Gives `body` a user-presence check; a canceled master-password dialog
