@@ -88,6 +88,12 @@ public struct Item: Sendable, Equatable {
     public var synchronizable: Bool
     /// `kSecValueData`: the password; nil only for tombstones.
     public var password: Secret?
+    /// git's `password_expiry_utc`: when the password (an OAuth access token)
+    /// expires, in seconds since 1970-01-01 UTC; nil when it does not.
+    public var passwordExpiryUTC: UInt64?
+    /// git's `oauth_refresh_token`: a secret like the password, kept in the
+    /// sealed record; nil when none.
+    public var oauthRefreshToken: Secret?
     /// A tombstone: the item was deleted at `modificationDate`; kept so that
     /// merging an older synced copy does not bring it back.
     public var isDeleted: Bool
@@ -112,6 +118,8 @@ public struct Item: Sendable, Equatable {
         accessControl: AccessControl = .none,
         synchronizable: Bool = false,
         password: Secret?,
+        passwordExpiryUTC: UInt64? = nil,
+        oauthRefreshToken: Secret? = nil,
         isDeleted: Bool = false
     ) {
         self.id = id
@@ -133,6 +141,8 @@ public struct Item: Sendable, Equatable {
         self.accessControl = accessControl
         self.synchronizable = synchronizable
         self.password = password
+        self.passwordExpiryUTC = passwordExpiryUTC
+        self.oauthRefreshToken = oauthRefreshToken
         self.isDeleted = isDeleted
     }
 }

@@ -6,7 +6,8 @@ import Testing
 
 /// What a deleted item leaves behind (DESIGN §6, issue 20 item 3): only its
 /// id, its primary key and the deletion stamp. The password, the label, the
-/// notes and the `otpauth://` seed go, in memory and in the file that syncs.
+/// notes, the `otpauth://` seed and git's OAuth refresh token and expiry go,
+/// in memory and in the file that syncs.
 @Suite struct TombstoneTests {
     static let site = server("example.com")
 
@@ -16,7 +17,8 @@ import Testing
              label: "Work login", comment: "recovery codes: 1234 5678",
              otpauth: "otpauth://totp/example.com:\(account)?secret=JBSWY3DPEHPK3PXP&issuer=example.com",
              creationDate: Date(timeIntervalSince1970: 1_000),
-             synchronizable: store == .shared, password: secret("s3cret"))
+             synchronizable: store == .shared, password: secret("s3cret"),
+             passwordExpiryUTC: 1_900_000_000, oauthRefreshToken: secret("refresh-\(account)"))
     }
 
     /// Fails unless `tombstone` is `original` deleted: same id and primary
@@ -35,6 +37,8 @@ import Testing
         #expect(tombstone.label.isEmpty, "label kept: \(tombstone.label)", sourceLocation: sourceLocation)
         #expect(tombstone.comment.isEmpty, "notes kept: \(tombstone.comment)", sourceLocation: sourceLocation)
         #expect(tombstone.otpauth.isEmpty, "one-time seed kept: \(tombstone.otpauth)", sourceLocation: sourceLocation)
+        #expect(tombstone.oauthRefreshToken == nil, "OAuth refresh token kept", sourceLocation: sourceLocation)
+        #expect(tombstone.passwordExpiryUTC == nil, "password expiry kept", sourceLocation: sourceLocation)
         if let stamp {
             #expect(tombstone.modificationDate == stamp, sourceLocation: sourceLocation)
         } else {
@@ -68,6 +72,26 @@ import Testing
             let contents = try session.contents()
             return (contents.local.first { $0.id == local.id }, contents.shared.first { $0.id == shared.id })
         }
+    }
+
+    /// The fixture's OAuth fields are written (tags 21, 22) and read back, so
+    /// the tombstone checks below test a token that really was in the file.
+    @Test func oauthFieldsSurviveSaveAndReopen() throws {
+        let vault = try Vault()
+        let (local, shared) = try vault.reopened()
+        #expect(local == vault.local && shared == vault.shared)
+        #expect(local?.oauthRefreshToken == secret("refresh-alice") && local?.passwordExpiryUTC == 1_900_000_000)
+    }
+
+    /// The git helper's `erase` tombstones both stores' copies.
+    @Test func facadeEraseSurvivesSaveAndReopen() throws {
+        let vault = try Vault()
+        let session = try vault.open()
+        #expect(try Keyshelf(vault: session, consent: ApproveAll()).erase(server: Self.site, account: "alice", password: nil).deleted == ["alice"])
+        session.lock()
+        let (local, shared) = try vault.reopened()
+        Self.expectTombstone(local, of: vault.local)
+        Self.expectTombstone(shared, of: vault.shared)
     }
 
     @Test func localStoreDelete() throws {

@@ -87,6 +87,31 @@ import Testing
                 == "username=alice\npassword=p w\n")
     }
 
+    /// git's OAuth keys: an expired password (expiry before now, git's test)
+    /// is left out with its expiry, the refresh token still sent; a token
+    /// git cannot carry is never sent.
+    @Test func oauthAnswer() {
+        let oauth = OAuthAttributes(passwordExpiryUTC: 1_000, refreshToken: Secret(utf8: "rt"))
+        let text = { (now: Double) in
+            GitCredential.answer(username: "alice", password: Secret(utf8: "at"), oauth: oauth, now: Date(timeIntervalSince1970: now))
+                .map { String(decoding: $0, as: UTF8.self) }
+        }
+        #expect(text(1_000.5) == "username=alice\npassword=at\npassword_expiry_utc=1000\noauth_refresh_token=rt\n")
+        #expect(text(1_001) == "username=alice\noauth_refresh_token=rt\n")
+        #expect(GitCredential.answer(username: "alice", password: Secret(utf8: "at"),
+                                     oauth: OAuthAttributes(refreshToken: Secret(utf8: "r\nt"))) == nil)
+    }
+
+    /// The OAuth keys are read (the token into secure memory); a CR or NUL
+    /// in them, or an expiry that is not a number, is refused like any known key.
+    @Test func oauthKeysAreReadAndChecked() throws {
+        let credential = try readCredential("host=a.example\npassword_expiry_utc=1700000000\noauth_refresh_token=rt\n")
+        #expect(credential.oauth == OAuthAttributes(passwordExpiryUTC: 1_700_000_000, refreshToken: Secret(utf8: "rt")))
+        for bad in ["oauth_refresh_token=r\rt", "oauth_refresh_token=r\u{0}t", "password_expiry_utc=1\r0", "password_expiry_utc=soon"] {
+            #expect(throws: CLIError.self, "\(bad)") { try readCredential("host=a.example\n\(bad)\n") }
+        }
+    }
+
     @Test func jsonEscapesQuotesBackslashesAndControlCharacters() throws {
         var writer = JSONWriter()
         writer.beginObject()

@@ -1,3 +1,4 @@
+import Foundation
 import KeyshelfCredentials
 
 /// `keyshelf credential [--yes] get|store|erase`: a git credential helper
@@ -76,7 +77,7 @@ struct CredentialCommand: Command {
             return
         }
         guard let password = record.password,
-              var answer = GitCredential.answer(username: record.account, password: password) else {
+              var answer = GitCredential.answer(username: record.account, password: password, oauth: record.oauth, now: Date()) else {
             context.note("the saved credential for \(server.display) contains a newline, carriage return or NUL, which git cannot carry; not sent")
             return
         }
@@ -86,7 +87,7 @@ struct CredentialCommand: Command {
     /// Step 5: git reports a credential that worked; save it to both stores.
     private func store(server: ServerName, credential: GitCredential, shelf: Keyshelf, context: CommandContext) throws {
         guard let username = credential.username, !username.isEmpty, let password = credential.password else { return }
-        let result = try shelf.save(server: server, account: username, password: password)
+        let result = try shelf.save(server: server, account: username, password: password, oauth: credential.oauth)
         if result.declined {
             context.note("kept the saved password for \(InertText.quoted(username)) on \(server.display): the update was declined"
                          + (context.unattendedConsent.declinedAny ? Self.yesHint : ""))

@@ -1,3 +1,4 @@
+import Foundation
 import KeyshelfCredentials
 import KeyshelfCrypto
 
@@ -13,9 +14,13 @@ struct GitCredential {
     var username: String?
     /// Kept in secure memory as soon as it is read.
     var password: Secret?
+    /// `password_expiry_utc` and `oauth_refresh_token` (the token in secure memory).
+    var oauth = OAuthAttributes()
 
     /// The keys whose values keyshelf reads; a NUL or CR in one of them is refused.
-    private static let knownKeys: Set<String> = ["protocol", "host", "path", "username", "password", "url"]
+    private static let knownKeys: Set<String> = [
+        "protocol", "host", "path", "username", "password", "url", "password_expiry_utc", "oauth_refresh_token",
+    ]
 
     /// Reads the description from `fd` (standard input in a helper), in blocks.
     ///
@@ -23,7 +28,8 @@ struct GitCredential {
     /// own `strbuf_getline`); any other CR, or a NUL, in a value keyshelf
     /// reads is refused, so such a value is never stored.
     /// - Throws: `CLIError` (usage) for a line over 64 KiB, a NUL or CR in a
-    ///   value, or a `url=` that is not a well-formed URL; (failure) for a read error.
+    ///   value, a `url=` that is not a well-formed URL, or a
+    ///   `password_expiry_utc=` that is not a number of seconds; (failure) for a read error.
     static func read(fd: Int32) throws(CLIError) -> GitCredential {
         var credential = GitCredential()
         var reader = BlockLineReader(fd: fd, source: "standard input")
@@ -38,8 +44,14 @@ struct GitCredential {
                 throw CLIError(.usage, "the value of \(key)= contains a \(value.contains(byte: 0) ? "NUL byte" : "carriage return"), which git cannot carry; nothing was saved")
             }
             if key == "password" { credential.password = value; continue }
+            if key == "oauth_refresh_token" { credential.oauth.refreshToken = value; continue }
             let text = value.unsafeString() ?? ""
             switch key {
+            case "password_expiry_utc":
+                guard let seconds = UInt64(text) else {
+                    throw CLIError(.usage, "password_expiry_utc=\(InertText.quoted(text)) is not a number of seconds since 1970; nothing was saved")
+                }
+                credential.oauth.passwordExpiryUTC = seconds
             case "protocol": credential.protocol = text
             case "host": credential.host = text
             case "path": credential.path = text
@@ -102,13 +114,25 @@ struct GitCredential {
         !secret.contains(byte: 0x0A) && !secret.contains(byte: 0x0D) && !secret.contains(byte: 0)
     }
 
-    /// The answer to `get`: `username=` and `password=` lines, built in a
-    /// buffer the caller writes and wipes. Nil when a value cannot be carried.
-    static func answer(username: String, password: Secret) -> [UInt8]? {
-        guard canCarry(username), canCarry(password) else { return nil }
-        var bytes = Array("username=\(username)\npassword=".utf8)
-        password.withUnsafeBytes { bytes.append(contentsOf: $0) }
-        bytes.append(0x0A)
+    /// The answer to `get`: `username=`, `password=`, `password_expiry_utc=`
+    /// and `oauth_refresh_token=` lines, built in a buffer the caller writes
+    /// and wipes. A password expired at `now` is left out with its expiry
+    /// (git would drop it), the refresh token still sent. Nil when a value
+    /// cannot be carried.
+    static func answer(username: String, password: Secret, oauth: OAuthAttributes = OAuthAttributes(), now: Date = Date()) -> [UInt8]? {
+        guard canCarry(username), canCarry(password), oauth.refreshToken.map(canCarry) ?? true else { return nil }
+        var bytes = Array("username=\(username)\n".utf8)
+        if !oauth.isExpired(at: now) {
+            append("password", password, to: &bytes)
+            if let expiry = oauth.passwordExpiryUTC { bytes += Array("password_expiry_utc=\(expiry)\n".utf8) }
+        }
+        if let token = oauth.refreshToken { append("oauth_refresh_token", token, to: &bytes) }
         return bytes
+    }
+
+    private static func append(_ key: String, _ secret: Secret, to bytes: inout [UInt8]) {
+        bytes += Array("\(key)=".utf8)
+        secret.withUnsafeBytes { bytes.append(contentsOf: $0) }
+        bytes.append(0x0A)
     }
 }

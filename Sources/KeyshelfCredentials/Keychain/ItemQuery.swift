@@ -213,11 +213,14 @@ extension Item {
         itemClass == .internetPassword ? ServerName(host: server, port: port, scheme: `protocol`) : nil
     }
 
-    /// Turns the item into a tombstone at `date`: password, notes and label
-    /// are dropped, the primary key and id stay so synced copies merge (DESIGN §6).
+    /// Turns the item into a tombstone at `date`: password, OAuth refresh
+    /// token and expiry, notes and label are dropped, the primary key and id
+    /// stay so synced copies merge (DESIGN §6).
     mutating func markDeleted(at date: Date) {
         isDeleted = true
         password = nil
+        oauthRefreshToken = nil
+        passwordExpiryUTC = nil
         comment = ""
         label = ""
         otpauth = ""

@@ -72,7 +72,7 @@ public struct LocalStore: Sendable {
     ///
     /// - Parameters:
     ///   - limit: `.one` returns the first match only.
-    ///   - returnData: when false, passwords are left out (nil) of the result.
+    ///   - returnData: when false, passwords and OAuth refresh tokens are left out (nil) of the result.
     ///   - userPresence: called once, before releasing the password of an item
     ///     whose `accessControl` is `userPresence`; it re-asks the master
     ///     password and returns whether it was right.
@@ -93,7 +93,10 @@ public struct LocalStore: Sendable {
                 throw KeychainError(.authFailed, "the master password was not confirmed")
             }
         } else {
-            for i in found.indices { found[i].password = nil }
+            for i in found.indices {
+                found[i].password = nil
+                found[i].oauthRefreshToken = nil
+            }
         }
         return found
     }

@@ -30,6 +30,9 @@ public struct CredentialRecord: Sendable, Equatable, Encodable {
     public var account: String
     /// The password; nil in listings, which print no secrets.
     public var password: Secret?
+    /// git's OAuth expiry and refresh token (only the git helper prints
+    /// them; not part of `--json`); empty in listings.
+    public var oauth = OAuthAttributes()
     public var store: Store
     /// The port as the Shared Web Credentials calls report it: nil when 443.
     public var port: Int? { server.reportedPort }
@@ -39,6 +42,18 @@ public struct CredentialRecord: Sendable, Equatable, Encodable {
         self.account = account
         self.password = password
         self.store = store
+    }
+
+    /// A local item read with its password (`copyMatching(returnData:)`), at `server`.
+    init(local item: Item, server: ServerName) {
+        self.init(server: server, account: item.account, password: item.password, store: .local)
+        oauth = OAuthAttributes(of: item)
+    }
+
+    /// A released shared credential as a record of the shared store.
+    public init(_ shared: SharedCredential) {
+        self.init(server: shared.server, account: shared.account, password: shared.password, store: .shared)
+        oauth = shared.oauth
     }
 
     private enum CodingKeys: String, CodingKey { case server, account, password, port, store }

@@ -129,7 +129,7 @@ public final class Keyshelf {
             let released = try SharedWebCredentials(items: snapshot.shared)
                 .request(server: server, account: account, consent: consent)
             if let first = released.first {
-                return CredentialRecord(server: first.server, account: first.account, password: first.password, store: .shared)
+                return CredentialRecord(first)
             }
         }
         let who = account.map { "\(InertText.quoted($0)) on " } ?? ""
@@ -143,9 +143,7 @@ public final class Keyshelf {
         if let record = try localLookup(server: server, account: account) { return record }
         let released = (try? SharedWebCredentials(items: snapshot.shared)
             .request(server: server, account: account, consent: consent)) ?? []
-        return released.first.map {
-            CredentialRecord(server: $0.server, account: $0.account, password: $0.password, store: .shared)
-        }
+        return released.first.map(CredentialRecord.init)
     }
 
     /// The password of `entry`, for the TUI's reveal and copy. The user is
@@ -295,24 +293,26 @@ public final class Keyshelf {
     /// credential to the local store and, through `SharedWebCredentials.add`,
     /// to the shared credentials. Changing an existing password asks consent
     /// (`.update`) once for both stores; a store whose update is declined is
-    /// left unchanged and reported as nil.
+    /// left unchanged and reported as nil. `oauth` (the git helper's, nil
+    /// elsewhere) replaces the item's OAuth attributes; a change that only
+    /// rotates an OAuth token needs no consent (`OAuthAttributes.rotates`).
     /// - Throws: `errSecParam` (empty account), vault errors.
     @discardableResult
-    public func save(server: ServerName, account: String, password: Secret) throws -> SaveResult {
+    public func save(server: ServerName, account: String, password: Secret, oauth: OAuthAttributes? = nil) throws -> SaveResult {
         let now = Date()
         return try mutate { items, consent in
             var result = SaveResult()
             var local = LocalStore(items: items.local)
             do {
                 result.local = try Self.upsertLocal(&local, server: server, account: account, password: password, comment: nil,
-                                                    accessible: .whenUnlocked, accessControl: .none, consent: consent, now: now)
+                                                    accessible: .whenUnlocked, accessControl: .none, oauth: oauth, consent: consent, now: now)
                 items.local = local.items
             } catch let error as KeychainError where error.status == .userCanceled {
                 result.local = nil
             }
             var shared = SharedWebCredentials(items: items.shared)
             do {
-                result.shared = try shared.add(server: server, account: account, password: password, consent: consent, now: now)
+                result.shared = try shared.add(server: server, account: account, password: password, consent: consent, oauth: oauth, now: now)
                 items.shared = shared.items
             } catch let error as KeychainError where error.status == .userCanceled {
                 result.shared = nil
@@ -396,7 +396,7 @@ public final class Keyshelf {
         let found = try withUserPresence(reason: "use the password for \(InertText.quoted(first.account)) on \(server.display)") { check in
             try store.copyMatching(.item(first.id), limit: .one, returnData: true, userPresence: check)
         }
-        return found.first.map { CredentialRecord(server: server, account: $0.account, password: $0.password, store: .local) }
+        return found.first.map { CredentialRecord(local: $0, server: server) }
     }
 
     /// Gives `body` a user-presence check; a canceled master-password dialog
@@ -447,25 +447,29 @@ public final class Keyshelf {
 
     static func upsertLocal(
         _ store: inout LocalStore, server: ServerName, account: String, password: Secret, comment: String?,
-        accessible: Accessible, accessControl: AccessControl, consent: any Consent, now: Date
+        accessible: Accessible, accessControl: AccessControl, oauth: OAuthAttributes? = nil, consent: any Consent, now: Date
     ) throws -> AddOutcome {
         try PasswordText.validate(password, for: "the password for \(InertText.quoted(account)) on \(server.display)")
         let query = ItemQuery.internet(server, account: account)
-        guard let existing = store.items.first(where: query.matches) else {
-            try store.add(localRecord(server: server, account: account, password: password, comment: comment,
-                                      accessible: accessible, accessControl: accessControl), now: now)
+        guard let index = store.items.firstIndex(where: query.matches) else {
+            var item = localRecord(server: server, account: account, password: password, comment: comment,
+                                   accessible: accessible, accessControl: accessControl)
+            oauth?.apply(to: &item)
+            try store.add(item, now: now)
             return .added
         }
+        let existing = store.items[index]
         if existing.password == password {
             if let comment, comment != existing.comment {
                 try store.update(query, with: ItemChanges(comment: comment), now: now)
             }
-            return .unchanged
+            return OAuthAttributes.update(&store.items, at: index, to: oauth, now: now) ? .updated : .unchanged
         }
-        guard consent.ask(.update(server: server, account: account)) != .declined else {
+        guard OAuthAttributes.rotates(existing, to: oauth) || consent.ask(.update(server: server, account: account)) != .declined else {
             throw KeychainError.canceled("updating the password for \(InertText.quoted(account)) on \(server.display) was declined")
         }
         try store.update(query, with: ItemChanges(comment: comment, password: password), now: now)
+        _ = OAuthAttributes.update(&store.items, at: index, to: oauth, now: now)
         return .updated
     }
 }

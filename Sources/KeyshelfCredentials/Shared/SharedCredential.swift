@@ -9,13 +9,16 @@ public struct SharedCredential: Sendable, Equatable {
     public var account: String
     /// The released password.
     public var password: Secret
+    /// git's OAuth expiry and refresh token kept with it; empty for most records.
+    public var oauth: OAuthAttributes
     /// The port, present only when it is not 443 (`ServerName.reportedPort`).
     public var port: Int? { server.reportedPort }
 
-    public init(server: ServerName, account: String, password: Secret) {
+    public init(server: ServerName, account: String, password: Secret, oauth: OAuthAttributes = OAuthAttributes()) {
         self.server = server
         self.account = account
         self.password = password
+        self.oauth = oauth
     }
 }
 

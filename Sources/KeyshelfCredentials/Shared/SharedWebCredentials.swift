@@ -22,7 +22,10 @@ public struct SharedWebCredentials: Sendable {
     ///
     /// - No record yet → stored without a prompt (`.added`).
     /// - A record with the same password → nothing changes, nobody is asked (`.unchanged`).
-    /// - A record with another password → `consent` is asked (`.update`) first (`.updated`).
+    /// - A record with another password → `consent` is asked (`.update`) first (`.updated`),
+    ///   unless it only rotates an OAuth token (`OAuthAttributes.rotates`).
+    /// - `oauth` (the git helper's; nil: leave the record's as they are)
+    ///   replaces the record's OAuth expiry and refresh token.
     /// - `password == nil` → the record is deleted after consent (`.delete`) (`.deleted`).
     /// - Throws: `errSecUserCanceled` when consent is declined (nothing
     ///   changes); `errSecItemNotFound` when deleting a record that does not
@@ -31,7 +34,7 @@ public struct SharedWebCredentials: Sendable {
     @discardableResult
     public mutating func add(
         server: ServerName, account: String, password: Secret?, consent: any Consent,
-        comment: String? = nil, now: Date = Date()
+        comment: String? = nil, oauth: OAuthAttributes? = nil, now: Date = Date()
     ) throws -> AddOutcome {
         try Self.check(account: account, password: password, server: server)
         let query = ItemQuery.internet(server, account: account)
@@ -51,7 +54,9 @@ public struct SharedWebCredentials: Sendable {
             var store = LocalStore()
             swap(&store.items, &items)
             defer { swap(&store.items, &items) }
-            try store.add(Self.record(server: server, account: account, password: password, comment: comment ?? ""), now: now)
+            var item = Self.record(server: server, account: account, password: password, comment: comment ?? "")
+            oauth?.apply(to: &item)
+            try store.add(item, now: now)
             return .added
         }
         if items[existing].password == password {
@@ -59,14 +64,15 @@ public struct SharedWebCredentials: Sendable {
                 items[existing].comment = comment
                 items[existing].modificationDate = now
             }
-            return .unchanged
+            return OAuthAttributes.update(&items, at: existing, to: oauth, now: now) ? .updated : .unchanged
         }
-        guard consent.ask(.update(server: server, account: account)) != .declined else {
+        guard OAuthAttributes.rotates(items[existing], to: oauth) || consent.ask(.update(server: server, account: account)) != .declined else {
             throw KeychainError.canceled("updating the password for \(InertText.quoted(account)) on \(server.display) was declined")
         }
         items[existing].password = password
         if let comment { items[existing].comment = comment }
         items[existing].modificationDate = now
+        _ = OAuthAttributes.update(&items, at: existing, to: oauth, now: now)
         return .updated
     }
 
@@ -103,7 +109,7 @@ public struct SharedWebCredentials: Sendable {
             case .chose(let chosen): allowed = matches.filter { $0.account == chosen }
             }
             released += allowed.compactMap { item in
-                item.password.map { SharedCredential(server: name, account: item.account, password: $0) }
+                item.password.map { SharedCredential(server: name, account: item.account, password: $0, oauth: OAuthAttributes(of: item)) }
             }
         }
         guard !released.isEmpty else {

@@ -19,6 +19,7 @@ enum RecordCodec {
         case securityDomain, authenticationType, label, comment, otpauth
         case creationDate, modificationDate, accessible, accessControl
         case synchronizable, password, isDeleted
+        case passwordExpiryUTC, oauthRefreshToken
     }
 
     /// Decoding failed: the payload authenticated but does not parse.
@@ -29,8 +30,8 @@ enum RecordCodec {
     // MARK: Encoding
 
     /// Encodes `items` into a new secure buffer of exactly the needed size,
-    /// and points each item's password at its copy in that buffer, so the
-    /// buffers the passwords came from can be released.
+    /// and points each item's password and refresh token at their copies in
+    /// that buffer, so the buffers they came from can be released.
     ///
     /// Items and their strings are read in place through a pointer: a save
     /// encodes every item, and copying each `Item` or `String` (a dozen
@@ -57,9 +58,10 @@ enum RecordCodec {
                     // Moved out rather than copied: a copy would retain and release the
                     // password's buffer (shared by every item) once more per item.
                     let password = item.pointee.password.take()
-                    if let passwordRange = write(item, password: password, to: &w) {
-                        item.pointee.password = Secret(storage: out, range: passwordRange)
-                    }
+                    let token = item.pointee.oauthRefreshToken.take()
+                    let ranges = write(item, password: password, token: token, to: &w)
+                    if let range = ranges.password { item.pointee.password = Secret(storage: out, range: range) }
+                    if let range = ranges.token { item.pointee.oauthRefreshToken = Secret(storage: out, range: range) }
                     precondition(w.offset - start == size, "record size mismatch")
                 }
                 precondition(w.offset == total, "payload size mismatch")
@@ -95,13 +97,19 @@ enum RecordCodec {
             n += 1 + varintByteCount(UInt64(count)) + count
         }
         if item.pointee.isDeleted { n += 3 }
+        if let expiry = item.pointee.passwordExpiryUTC { n += 1 + 1 + varintByteCount(expiry) }
+        if let count = item.pointee.oauthRefreshToken?.byteCount {
+            n += 1 + varintByteCount(UInt64(count)) + count
+        }
         return n
     }
 
-    /// Writes one record's fields, the password being `password` (taken out
-    /// of `item`); returns where the password's bytes went.
-    private static func write(_ item: UnsafeMutablePointer<Item>, password: borrowing Secret?, to w: inout Writer) -> Range<Int>? {
-        var passwordRange: Range<Int>?
+    /// Writes one record's fields, the password and refresh token being
+    /// `password` and `token` (taken out of `item`); returns where their bytes went.
+    private static func write(
+        _ item: UnsafeMutablePointer<Item>, password: borrowing Secret?, token: borrowing Secret?, to w: inout Writer
+    ) -> (password: Range<Int>?, token: Range<Int>?) {
+        var passwordRange: Range<Int>?, tokenRange: Range<Int>?
         w.field(.id, byteCount: 16)
         withUnsafeBytes(of: item.pointee.id.uuid) { w.bytes($0) }
         w.byteField(.itemClass, item.pointee.itemClass.rawValue)
@@ -131,70 +139,22 @@ enum RecordCodec {
             w.bytes(password)
         }
         if item.pointee.isDeleted { w.byteField(.isDeleted, 1) }
-        return passwordRange
+        if let expiry = item.pointee.passwordExpiryUTC {
+            w.field(.passwordExpiryUTC, byteCount: varintByteCount(expiry))
+            w.varint(expiry)
+        }
+        token?.withUnsafeBytes { token in
+            w.field(.oauthRefreshToken, byteCount: token.count)
+            tokenRange = w.offset..<(w.offset + token.count)
+            w.bytes(token)
+        }
+        return (passwordRange, tokenRange)
     }
 
     static func varintByteCount(_ value: UInt64) -> Int {
         var v = value, n = 1
         while v >= 0x80 { v >>= 7; n += 1 }
         return n
-    }
-
-    private struct Writer {
-        let base: UnsafeMutableRawPointer
-        var offset = 0
-
-        @inline(__always)
-        mutating func byte(_ b: UInt8) {
-            base.storeBytes(of: b, toByteOffset: offset, as: UInt8.self)
-            offset += 1
-        }
-
-        @inline(__always)
-        mutating func varint(_ value: UInt64) {
-            var v = value
-            while v >= 0x80 {
-                byte(UInt8(truncatingIfNeeded: v) | 0x80)
-                v >>= 7
-            }
-            byte(UInt8(v))
-        }
-
-        @inline(__always)
-        mutating func bytes(_ source: UnsafeRawBufferPointer) {
-            guard let src = source.baseAddress, source.count > 0 else { return }
-            (base + offset).copyMemory(from: src, byteCount: source.count)
-            offset += source.count
-        }
-
-        @inline(__always)
-        mutating func field(_ tag: Tag, byteCount: Int) {
-            byte(tag.rawValue)
-            varint(UInt64(byteCount))
-        }
-
-        @inline(__always)
-        mutating func byteField(_ tag: Tag, _ value: UInt8) {
-            field(tag, byteCount: 1)
-            byte(value)
-        }
-
-        /// Takes the string `inout` so that it is read in place (no reference counting).
-        @inline(__always)
-        mutating func string(_ tag: Tag, _ value: inout String) {
-            value.withUTF8 { utf8 in
-                guard utf8.count > 0 else { return }
-                field(tag, byteCount: utf8.count)
-                bytes(UnsafeRawBufferPointer(utf8))
-            }
-        }
-
-        @inline(__always)
-        mutating func date(_ tag: Tag, _ value: Date) {
-            field(tag, byteCount: 8)
-            let bits = value.timeIntervalSinceReferenceDate.bitPattern.littleEndian
-            withUnsafeBytes(of: bits) { bytes($0) }
-        }
     }
 
     // MARK: Record lists (appendices)
@@ -342,61 +302,13 @@ enum RecordCodec {
             case .synchronizable: item.pointee.synchronizable = try r.single(range) != 0
             case .password: item.pointee.password = Secret(storage: storage, range: range)
             case .isDeleted: item.pointee.isDeleted = try r.single(range) != 0
+            case .passwordExpiryUTC:
+                var sub = Reader(buffer: r.buffer, offset: range.lowerBound, end: range.upperBound)
+                item.pointee.passwordExpiryUTC = try sub.varint()
+            case .oauthRefreshToken: item.pointee.oauthRefreshToken = Secret(storage: storage, range: range)
             }
         }
         guard r.offset == end else { throw DecodeError(reason: "record length mismatch") }
         guard sawID, sawClass else { throw DecodeError(reason: "record without id or class") }
-    }
-
-    private struct Reader {
-        let buffer: UnsafeRawBufferPointer
-        var offset: Int
-        let end: Int
-
-        init(buffer: UnsafeRawBufferPointer, offset: Int = 0, end: Int? = nil) {
-            self.buffer = buffer
-            self.offset = offset
-            self.end = end ?? buffer.count
-        }
-
-        mutating func byte() throws -> UInt8 {
-            guard offset < end else { throw DecodeError(reason: "unexpected end of payload") }
-            defer { offset += 1 }
-            return buffer[offset]
-        }
-
-        mutating func varint() throws -> UInt64 {
-            var value: UInt64 = 0
-            var shift: UInt64 = 0
-            while true {
-                let b = try byte()
-                guard shift < 64 else { throw DecodeError(reason: "varint too long") }
-                value |= UInt64(b & 0x7F) << shift
-                if b < 0x80 { return value }
-                shift += 7
-            }
-        }
-
-        func single(_ range: Range<Int>) throws -> UInt8 {
-            guard range.count == 1 else { throw DecodeError(reason: "one-byte field of \(range.count) bytes") }
-            return buffer[range.lowerBound]
-        }
-
-        func string(_ range: Range<Int>) throws -> String {
-            let bytes = UnsafeRawBufferPointer(rebasing: buffer[range])
-            guard !bytes.isEmpty else { return "" }
-            // String(decoding:) has the fast path; it repairs invalid UTF-8,
-            // so a result that differs from the input bytes means invalid text.
-            var s = String(decoding: bytes.assumingMemoryBound(to: UInt8.self), as: UTF8.self)
-            let same = s.withUTF8 { $0.count == bytes.count && memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }
-            guard same else { throw DecodeError(reason: "text that is not UTF-8") }
-            return s
-        }
-
-        func date(_ range: Range<Int>) throws -> Date {
-            guard range.count == 8 else { throw DecodeError(reason: "date of \(range.count) bytes") }
-            let bits = buffer.loadLittleEndian(UInt64.self, at: range.lowerBound)
-            return Date(timeIntervalSinceReferenceDate: Double(bitPattern: bits))
-        }
     }
 }
