@@ -17,11 +17,19 @@ let package = Package(
             providers: [.apt(["libidn2-dev"])]),
         // libcsv-dev ships no pkg-config file; the modulemap links "csv".
         .systemLibrary(name: "CCSV", providers: [.apt(["libcsv-dev"])]),
+        // libzxcvbn-dev ships no pkg-config file either; the modulemap links "zxcvbn".
+        .systemLibrary(name: "CZxcvbn", providers: [.apt(["libzxcvbn-dev"])]),
+        .systemLibrary(
+            name: "CLibCrypto", pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(
+            name: "CCurl", pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "CSystem"),
 
-        .target(name: "KeyshelfCrypto", dependencies: ["CSodium", "CSystem"]),
+        .target(name: "KeyshelfCrypto", dependencies: ["CSodium", "CLibCrypto", "CSystem"]),
         .target(name: "KeyshelfVault", dependencies: ["KeyshelfCrypto", "CSystem"]),
-        .target(name: "KeyshelfCredentials", dependencies: ["KeyshelfVault", "KeyshelfCrypto", "CIDN2", "CSystem"]),
+        .target(name: "KeyshelfCredentials", dependencies: ["KeyshelfVault", "KeyshelfCrypto", "CIDN2", "CZxcvbn", "CCurl", "CSystem"]),
         .target(name: "KeyshelfAgent", dependencies: ["KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto", "CSystem"]),
         .target(name: "KeyshelfTransfer", dependencies: ["KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto", "CCSV"]),
         .target(name: "KeyshelfTUI", dependencies: ["KeyshelfCredentials", "KeyshelfTransfer", "KeyshelfVault", "KeyshelfAgent", "KeyshelfCrypto", "CCurses", "CSystem"]),

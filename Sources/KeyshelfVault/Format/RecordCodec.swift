@@ -18,7 +18,7 @@ enum RecordCodec {
         case id = 1, itemClass, account, service, server, `protocol`, port, path
         case securityDomain, authenticationType, label, comment, otpauth
         case creationDate, modificationDate, accessible, accessControl
-        case synchronizable, password, isDeleted
+        case synchronizable, password, isDeleted, ignoredFindings
     }
 
     /// Decoding failed: the payload authenticated but does not parse.
@@ -95,6 +95,7 @@ enum RecordCodec {
             n += 1 + varintByteCount(UInt64(count)) + count
         }
         if item.pointee.isDeleted { n += 3 }
+        if !item.pointee.ignoredFindings.isEmpty { n += 3 }
         return n
     }
 
@@ -131,6 +132,7 @@ enum RecordCodec {
             w.bytes(password)
         }
         if item.pointee.isDeleted { w.byteField(.isDeleted, 1) }
+        if !item.pointee.ignoredFindings.isEmpty { w.byteField(.ignoredFindings, item.pointee.ignoredFindings.rawValue) }
         return passwordRange
     }
 
@@ -342,6 +344,7 @@ enum RecordCodec {
             case .synchronizable: item.pointee.synchronizable = try r.single(range) != 0
             case .password: item.pointee.password = Secret(storage: storage, range: range)
             case .isDeleted: item.pointee.isDeleted = try r.single(range) != 0
+            case .ignoredFindings: item.pointee.ignoredFindings = AuditProblems(rawValue: try r.single(range))
             }
         }
         guard r.offset == end else { throw DecodeError(reason: "record length mismatch") }
