@@ -27,6 +27,8 @@ public final class PwnedPasswordsFile: PwnedPasswordsSource {
     public let byteCount: Int
     /// `pread` calls made so far (for tests: a lookup makes O(log n)).
     public private(set) var readCount = 0
+    /// Bytes read so far (for tests: a lookup reads O(log n) probes of `probeByteCount` and one window).
+    public private(set) var bytesRead = 0
     /// Probe results by offset: the top levels of every search are the same, so they are read once.
     private var probes: [Int: Probe] = [:]
 
@@ -173,6 +175,7 @@ public final class PwnedPasswordsFile: PwnedPasswordsSource {
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else { throw AuditError(.unreadableList, "cannot read \(path) at byte \(offset + done)") }
             done += n
+            bytesRead += n
         }
         return out
     }
