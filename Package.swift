@@ -25,11 +25,19 @@ let package = Package(
         .systemLibrary(
             name: "CNettle", pkgConfig: "nettle",
             providers: [.apt(["nettle-dev"])]),
+        // libzxcvbn-dev ships no pkg-config file either; the modulemap links "zxcvbn".
+        .systemLibrary(name: "CZxcvbn", providers: [.apt(["libzxcvbn-dev"])]),
+        .systemLibrary(
+            name: "CLibCrypto", pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(
+            name: "CCurl", pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "CSystem"),
 
-        .target(name: "KeyshelfCrypto", dependencies: ["CSodium", "COath", "CNettle", "CSystem"]),
+        .target(name: "KeyshelfCrypto", dependencies: ["CSodium", "COath", "CNettle", "CLibCrypto", "CSystem"]),
         .target(name: "KeyshelfVault", dependencies: ["KeyshelfCrypto", "CSystem"]),
-        .target(name: "KeyshelfCredentials", dependencies: ["KeyshelfVault", "KeyshelfCrypto", "CIDN2", "CSystem"]),
+        .target(name: "KeyshelfCredentials", dependencies: ["KeyshelfVault", "KeyshelfCrypto", "CIDN2", "CZxcvbn", "CCurl", "CSystem"]),
         .target(name: "KeyshelfAgent", dependencies: ["KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto", "CSystem"]),
         .target(name: "KeyshelfTransfer", dependencies: ["KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto", "CCSV"]),
         // Clipboard rules shared by the TUI's copy keys and `get --clip`.

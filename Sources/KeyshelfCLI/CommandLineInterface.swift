@@ -20,6 +20,7 @@ public enum CommandLineInterface {
         SearchCommand.self,
         RmCommand.self,
         LoginCommand.self,
+        AuditCommand.self,
         ImportCommand.self,
         ExportCommand.self,
         PasswdCommand.self,
@@ -134,6 +135,6 @@ enum ExitCodes {
         exit codes: 0 success · 1 other error · 2 usage · 3 not found (errSecItemNotFound)
                     4 canceled or consent declined (errSecUserCanceled)
                     5 wrong master password (errSecAuthFailed) · 6 duplicate (errSecDuplicateItem)
-                    7 vault damaged, truncated or of an unsupported version
+                    7 vault damaged, truncated or of an unsupported version · 8 audit found problems
         """
 }

@@ -45,6 +45,17 @@ public enum Store: String, Sendable, CaseIterable, Codable {
     case shared
 }
 
+/// A set of audit findings (docs/audit.md) as bits; an item keeps the ones
+/// its user chose to ignore. Wire values are fixed (docs/vault-format.md).
+public struct AuditProblems: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    public static let weak = AuditProblems(rawValue: 1 << 0)
+    public static let reused = AuditProblems(rawValue: 1 << 1)
+    public static let compromised = AuditProblems(rawValue: 1 << 2)
+    public static let insecure = AuditProblems(rawValue: 1 << 3)
+}
+
 /// One keychain item as persisted in a vault file.
 ///
 /// Strings are plain Swift strings because they are not secret; the password
@@ -97,6 +108,8 @@ public struct Item: Sendable, Equatable {
     /// A tombstone: the item was deleted at `modificationDate`; kept so that
     /// merging an older synced copy does not bring it back.
     public var isDeleted: Bool
+    /// The audit findings the user chose to ignore for this item (`keyshelf audit ignore`).
+    public var ignoredFindings: AuditProblems
 
     public init(
         id: UUID = UUID(),
@@ -120,7 +133,8 @@ public struct Item: Sendable, Equatable {
         password: Secret?,
         passwordExpiryUTC: UInt64? = nil,
         oauthRefreshToken: Secret? = nil,
-        isDeleted: Bool = false
+        isDeleted: Bool = false,
+        ignoredFindings: AuditProblems = []
     ) {
         self.id = id
         self.itemClass = itemClass
@@ -144,5 +158,6 @@ public struct Item: Sendable, Equatable {
         self.passwordExpiryUTC = passwordExpiryUTC
         self.oauthRefreshToken = oauthRefreshToken
         self.isDeleted = isDeleted
+        self.ignoredFindings = ignoredFindings
     }
 }

@@ -52,7 +52,7 @@ private func benchItems(_ count: Int, synchronizable: Bool) -> [Item] {
 /// Milliseconds of this thread's CPU time per run, best of `repeat` runs
 /// (CPU time, not wall time, so other processes on a shared machine do not
 /// inflate the figures).
-private func measure(repeat count: Int = 1, _ body: () throws -> Void) throws -> Double {
+func measure(repeat count: Int = 1, _ body: () throws -> Void) throws -> Double {
     var best = Double.infinity
     for _ in 0..<count {
         let start = threadCPUNanoseconds()
@@ -62,7 +62,7 @@ private func measure(repeat count: Int = 1, _ body: () throws -> Void) throws ->
     return best
 }
 
-private func threadCPUNanoseconds() -> UInt64 {
+func threadCPUNanoseconds() -> UInt64 {
     var ts = timespec()
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
     return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)

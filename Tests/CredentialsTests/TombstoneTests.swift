@@ -18,7 +18,8 @@ import Testing
              otpauth: "otpauth://totp/example.com:\(account)?secret=JBSWY3DPEHPK3PXP&issuer=example.com",
              creationDate: Date(timeIntervalSince1970: 1_000),
              synchronizable: store == .shared, password: secret("s3cret"),
-             passwordExpiryUTC: 1_900_000_000, oauthRefreshToken: secret("refresh-\(account)"))
+             passwordExpiryUTC: 1_900_000_000, oauthRefreshToken: secret("refresh-\(account)"),
+             ignoredFindings: [.weak])
     }
 
     /// Fails unless `tombstone` is `original` deleted: same id and primary
@@ -39,6 +40,7 @@ import Testing
         #expect(tombstone.otpauth.isEmpty, "one-time seed kept: \(tombstone.otpauth)", sourceLocation: sourceLocation)
         #expect(tombstone.oauthRefreshToken == nil, "OAuth refresh token kept", sourceLocation: sourceLocation)
         #expect(tombstone.passwordExpiryUTC == nil, "password expiry kept", sourceLocation: sourceLocation)
+        #expect(tombstone.ignoredFindings.isEmpty, "ignored audit findings kept", sourceLocation: sourceLocation)
         if let stamp {
             #expect(tombstone.modificationDate == stamp, sourceLocation: sourceLocation)
         } else {

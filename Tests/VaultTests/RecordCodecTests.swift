@@ -10,6 +10,16 @@ import KeyshelfCrypto
         #expect(try RecordCodec.decode(encoded([])).isEmpty)
     }
 
+    @Test func ignoredFindingsRoundTripAsTag23() throws {
+        var item = Item(id: UUID(), account: "me", server: "a.example", password: Secret(utf8: "pw"))
+        let plain = encoded([item]).byteCount
+        item.ignoredFindings = [.weak, .insecure]
+        let bytes = encoded([item])
+        #expect(bytes.byteCount == plain + 3)
+        #expect(bytes.withUnsafeBytes { Array($0.suffix(3)) } == [23, 1, 0x09])
+        #expect(try RecordCodec.decode(bytes) == [item])
+    }
+
     @Test func passwordsAreSlicesOfTheDecodedBuffer() throws {
         let buffer = encoded([sampleItem(1), sampleItem(2)])
         let items = try RecordCodec.decode(buffer)

@@ -15,6 +15,8 @@ public enum ExitCode: Int32, Sendable {
     case duplicate = 6
     /// The vault is damaged, truncated, not a vault, or of an unsupported version.
     case vaultDamaged = 7
+    /// `keyshelf audit` found at least one problem (docs/audit.md).
+    case findings = 8
 }
 
 /// An error the CLI reports itself: a sentence for standard error and the exit code.

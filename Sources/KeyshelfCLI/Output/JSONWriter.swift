@@ -31,6 +31,16 @@ struct JSONWriter {
         bytes.append(contentsOf: Array(String(value).utf8))
     }
 
+    mutating func field(_ key: String, _ value: [String]) {
+        writeKey(key)
+        bytes.append(UInt8(ascii: "["))
+        for (i, item) in value.enumerated() {
+            if i > 0 { bytes.append(UInt8(ascii: ",")) }
+            appendString(Array(item.utf8))
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
     mutating func field(_ key: String, _ value: Bool) {
         writeKey(key)
         bytes.append(contentsOf: Array((value ? "true" : "false").utf8))

@@ -118,14 +118,18 @@ public struct ItemChanges: Sendable {
     public var synchronizable: Bool?
     /// `kSecValueData`: the new password.
     public var password: Secret?
+    /// The audit findings to ignore (docs/audit.md).
+    public var ignoredFindings: AuditProblems?
 
     public init(
         account: String? = nil, service: String? = nil, server: String? = nil,
         protocol: String? = nil, port: Int? = nil, path: String? = nil,
         securityDomain: String? = nil, authenticationType: String? = nil,
         label: String? = nil, comment: String? = nil, accessible: Accessible? = nil,
-        accessControl: AccessControl? = nil, synchronizable: Bool? = nil, password: Secret? = nil
+        accessControl: AccessControl? = nil, synchronizable: Bool? = nil, password: Secret? = nil,
+        ignoredFindings: AuditProblems? = nil
     ) {
+        self.ignoredFindings = ignoredFindings
         self.account = account
         self.service = service
         self.server = server
@@ -157,6 +161,7 @@ public struct ItemChanges: Sendable {
         if let accessControl { item.accessControl = accessControl }
         if let synchronizable { item.synchronizable = synchronizable }
         if let password { item.password = password }
+        if let ignoredFindings { item.ignoredFindings = ignoredFindings }
     }
 }
 
@@ -224,6 +229,7 @@ extension Item {
         comment = ""
         label = ""
         otpauth = ""
+        ignoredFindings = []
         modificationDate = date
     }
 }

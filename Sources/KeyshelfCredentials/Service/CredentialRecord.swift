@@ -91,6 +91,8 @@ public struct CredentialEntry: Sendable, Equatable, Identifiable {
     public var accessible: Accessible
     /// `.userPresence` means revealing asks the master password again.
     public var accessControl: AccessControl
+    /// The audit findings the user ignores for this item (docs/audit.md).
+    public var ignoredFindings: AuditProblems
 
     init(item: Item, server: ServerName, store: Store) {
         id = item.id
@@ -103,6 +105,7 @@ public struct CredentialEntry: Sendable, Equatable, Identifiable {
         modificationDate = item.modificationDate
         accessible = item.accessible
         accessControl = item.accessControl
+        ignoredFindings = item.ignoredFindings
     }
 
     /// This entry as a record without its password (for `list --json`).
@@ -135,9 +138,12 @@ public struct CredentialChanges: Sendable {
     public var comment: String?
     public var label: String?
     public var accessControl: AccessControl?
+    /// The audit findings to ignore from now on (replaces the item's set).
+    public var ignoredFindings: AuditProblems?
 
     public init(account: String? = nil, password: Secret? = nil, comment: String? = nil,
-                label: String? = nil, accessControl: AccessControl? = nil) {
+                label: String? = nil, accessControl: AccessControl? = nil, ignoredFindings: AuditProblems? = nil) {
+        self.ignoredFindings = ignoredFindings
         self.account = account
         self.password = password
         self.comment = comment

@@ -249,7 +249,8 @@ public final class Keyshelf {
             }
             try store.update(.item(entry.id), with: ItemChanges(
                 account: changes.account, label: changes.label, comment: changes.comment,
-                accessControl: changes.accessControl, password: changes.password), now: now)
+                accessControl: changes.accessControl, password: changes.password,
+                ignoredFindings: changes.ignoredFindings), now: now)
         } }
     }
 

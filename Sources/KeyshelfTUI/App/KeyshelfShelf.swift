@@ -43,6 +43,15 @@ public final class KeyshelfShelf: Shelf {
         return records
     }
 
+    public func auditFindings() throws -> [ShelfFinding] {
+        try keyshelf.audit(with: AuditEngine()).findings.map { finding in
+            ShelfFinding(id: finding.entry.id,
+                         serverWithPort: ShelfEntry.title(server: finding.entry.server.displayHost, port: finding.entry.server.reportedPort),
+                         account: finding.entry.account, store: finding.entry.store,
+                         problems: finding.problems.map { ($0.rawValue, finding.reasons[$0] ?? "") })
+        }
+    }
+
     private func entry(_ record: ShelfEntry) throws -> CredentialEntry {
         guard let entry = entries.first(where: { $0.id == record.id }) else {
             throw KeychainError(.itemNotFound, "\"\(record.account)\" on \(record.serverWithPort) is gone")

@@ -59,6 +59,8 @@ public protocol Shelf: AnyObject {
     /// - Returns: what was imported, updated, skipped and failed.
     /// - Throws: the vault's error; nothing is then changed.
     func commitImport(_ plan: ImportPlan, prompts: UserPrompts) throws -> ImportReport
+    /// The accounts with audit findings (weak, reused, http-only; docs/audit.md).
+    func auditFindings() throws -> [ShelfFinding]
     /// Wipes the keys from memory; the shelf is unusable afterwards.
     func lock()
 }

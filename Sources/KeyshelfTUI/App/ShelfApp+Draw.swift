@@ -119,7 +119,9 @@ extension ShelfApp {
             let role: Role = selected ? (focused ? .selection : .selectionInactive) : .normal
             let tag = record.store == .local ? "local " : "shared"
             let nameWidth = inner - 8
-            screen.putPadded(" " + record.account, row: row, column: left + 1, width: nameWidth, role: role)
+            // "!" marks an account with an audit finding (the `S` view says why).
+            let badge = findingIDs.contains(record.id) ? "!" : " "
+            screen.putPadded(badge + record.account, row: row, column: left + 1, width: nameWidth, role: role)
             screen.putPadded(" " + tag + " ", row: row, column: left + 1 + nameWidth, width: 8,
                              role: selected ? role : (record.store == .local ? .badgeLocal : .badgeShared))
         }

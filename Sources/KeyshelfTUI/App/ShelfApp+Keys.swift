@@ -52,6 +52,8 @@ extension ShelfApp {
             runLogin()
         case .character("X"):
             lockRequested = true
+        case .character("S"):
+            showSecurityRecommendations()
         default:
             moveSelection(key, layout: layout)
         }

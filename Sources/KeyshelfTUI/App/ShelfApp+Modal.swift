@@ -181,7 +181,7 @@ extension ShelfApp: UserPrompts {
             ("Enter", "open the detail"), ("/", "search (Esc clears)"), ("a", "add a credential"),
             ("e", "edit the selected account"), ("d", "delete (asks first)"), ("g", "generate a password"), ("i", "import a CSV export"),
             ("c", "copy the password"), ("u", "copy the account"), ("r", "reveal the password"),
-            ("L", "login flow for the domain"), ("X", "lock now"), ("?", "this help"), ("q", "quit"),
+            ("L", "login flow for the domain"), ("S", "security recommendations"), ("X", "lock now"), ("?", "this help"), ("q", "quit"),
         ]
         let keyColumns = 20
         let lines = keys.map { key, what in

@@ -39,6 +39,9 @@ public final class ShelfApp {
     var quitRequested = false
     /// The first line of the screen, e.g. "keyshelf — demo vault".
     public var title: String
+    /// The audit findings of the records (the `S` view), and their ids for the badges.
+    var findings: [ShelfFinding] = []
+    var findingIDs: Set<UUID> = []
 
     /// - Parameters:
     ///   - clock: the time source for the idle lock and the clipboard timer (tests pass their own).
@@ -62,6 +65,7 @@ public final class ShelfApp {
         let previousAccount = selectedRecord?.id
         do {
             index = DomainIndex(records: try shelf.records())
+            reloadFindings()
         } catch {
             setStatus("\(error)", error: true)
             index = DomainIndex(records: [])

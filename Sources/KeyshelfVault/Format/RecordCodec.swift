@@ -19,7 +19,7 @@ enum RecordCodec {
         case securityDomain, authenticationType, label, comment, otpauth
         case creationDate, modificationDate, accessible, accessControl
         case synchronizable, password, isDeleted
-        case passwordExpiryUTC, oauthRefreshToken
+        case passwordExpiryUTC, oauthRefreshToken, ignoredFindings
     }
 
     /// Decoding failed: the payload authenticated but does not parse.
@@ -101,6 +101,7 @@ enum RecordCodec {
         if let count = item.pointee.oauthRefreshToken?.byteCount {
             n += 1 + varintByteCount(UInt64(count)) + count
         }
+        if !item.pointee.ignoredFindings.isEmpty { n += 3 }
         return n
     }
 
@@ -148,6 +149,7 @@ enum RecordCodec {
             tokenRange = w.offset..<(w.offset + token.count)
             w.bytes(token)
         }
+        if !item.pointee.ignoredFindings.isEmpty { w.byteField(.ignoredFindings, item.pointee.ignoredFindings.rawValue) }
         return (passwordRange, tokenRange)
     }
 
@@ -306,6 +308,7 @@ enum RecordCodec {
                 var sub = Reader(buffer: r.buffer, offset: range.lowerBound, end: range.upperBound)
                 item.pointee.passwordExpiryUTC = try sub.varint()
             case .oauthRefreshToken: item.pointee.oauthRefreshToken = Secret(storage: storage, range: range)
+            case .ignoredFindings: item.pointee.ignoredFindings = AuditProblems(rawValue: try r.single(range))
             }
         }
         guard r.offset == end else { throw DecodeError(reason: "record length mismatch") }
