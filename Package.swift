@@ -21,10 +21,6 @@ let package = Package(
         .systemLibrary(
             name: "COath", pkgConfig: "liboath",
             providers: [.apt(["liboath-dev"])]),
-        // HMAC-SHA1 for the codes liboath cannot give (Steam, 9–10 digits): docs/otp.md.
-        .systemLibrary(
-            name: "CNettle", pkgConfig: "nettle",
-            providers: [.apt(["nettle-dev"])]),
         // libzxcvbn-dev ships no pkg-config file either; the modulemap links "zxcvbn".
         .systemLibrary(name: "CZxcvbn", providers: [.apt(["libzxcvbn-dev"])]),
         .systemLibrary(
@@ -35,7 +31,7 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "CSystem"),
 
-        .target(name: "KeyshelfCrypto", dependencies: ["CSodium", "COath", "CNettle", "CLibCrypto", "CSystem"]),
+        .target(name: "KeyshelfCrypto", dependencies: ["CSodium", "COath", "CLibCrypto", "CSystem"]),
         .target(name: "KeyshelfVault", dependencies: ["KeyshelfCrypto", "CSystem"]),
         .target(name: "KeyshelfCredentials", dependencies: ["KeyshelfVault", "KeyshelfCrypto", "CIDN2", "CZxcvbn", "CCurl", "CSystem"]),
         .target(name: "KeyshelfAgent", dependencies: ["KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto", "CSystem"]),

@@ -1,4 +1,4 @@
-import CNettle
+import CLibCrypto
 import COath
 import CSodium
 import Glibc
@@ -23,9 +23,9 @@ public enum OneTimePasswordError: Error, Sendable, Equatable {
 /// liboath does not cover (Steam, 9–10 digits).
 ///
 /// liboath 2.6 exposes no raw HMAC, so the truncation value takes its HMAC
-/// from libsodium (`crypto_auth_hmacsha256` / `hmacsha512`) and from Nettle
-/// (`hmac_sha1_*`; libsodium has no SHA-1). The only module importing
-/// `COath` and `CNettle` (docs/otp.md).
+/// from libsodium (`crypto_auth_hmacsha256` / `hmacsha512`) and from OpenSSL's
+/// libcrypto (`HMAC` with `EVP_sha1`; libsodium has no SHA-1). The only
+/// module importing `COath` (docs/otp.md).
 public enum OneTimePassword {
     /// Digit counts liboath computes (`OATH_INVALID_DIGITS` otherwise).
     public static let libraryDigits = 6...8
@@ -77,11 +77,9 @@ public enum OneTimePassword {
             let keyPointer = keyBytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
             switch hash {
             case .sha1:
-                var context = hmac_sha1_ctx()
-                defer { sodium_memzero(&context, MemoryLayout<hmac_sha1_ctx>.size) }
-                nettle_hmac_sha1_set_key(&context, keyBytes.count, keyPointer)
-                nettle_hmac_sha1_update(&context, message.count, message)
-                nettle_hmac_sha1_digest(&context, 20, &mac)
+                var length: UInt32 = 0
+                let out = HMAC(EVP_sha1(), keyPointer, Int32(keyBytes.count), message, message.count, &mac, &length)
+                precondition(out != nil && length == 20, "HMAC(SHA-1) failed")
                 return 20
             case .sha256:
                 var state = crypto_auth_hmacsha256_state()

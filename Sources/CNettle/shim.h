@@ -1,1 +1,0 @@
-#include <nettle/hmac.h>
