@@ -16,7 +16,7 @@ struct LoginCommand: Command {
         ],
         shared: [.json, .yes, .vault, .passwordFD],
         discussion: """
-            Prints the credential that was accepted (account and password; --json for all fields)
+            Prints the accepted password on standard output (the account is named on standard error; --json for all fields)
             and saves it to both stores.
             """)
 
