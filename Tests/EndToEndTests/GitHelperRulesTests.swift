@@ -184,6 +184,28 @@ import Testing
         #expect(asks.stdout.contains("password=pw"), "\(asks)")
     }
 
+    /// git runs `get` then `store`: the master password typed for `get` serves
+    /// the `store` too (a short-lived agent), so it is asked once per git command.
+    @Test func oneGitCommandAsksTheMasterPasswordOnce() throws {
+        let vault = try TestVault()
+        try vault.add("git.example.com", "alice", password: "pw", local: true)
+        var environment = vault.environment
+        environment["KEYSHELF_PASSWORD_FILE"] = nil
+        defer { _ = try? vault.run(["lock"]) }
+        let get = try PseudoTerminal.run(["credential", "get"], steps: [
+            .init(expect: "", send: "protocol=https\nhost=git.example.com\n\n"),
+            .init(expect: "Master password: ", send: TestVault.masterPassword + "\n"),
+        ], environment: environment)
+        #expect(get.status == 0 && get.stdout.contains("password=pw"), "\(get)")
+        // No terminal and no password source: only the agent left by `get` can open the vault.
+        let store = try Keyshelf.run(["credential", "store"],
+                                     stdin: Data("protocol=https\nhost=git.example.com\nusername=bob\npassword=new-pw\n\n".utf8),
+                                     environment: environment)
+        #expect(store.status == 0, "\(store)")
+        let saved = try vault.run(["get", "git.example.com", "bob", "--yes"])
+        #expect(saved.stdout == "new-pw\n", "store did not reach the vault: \(store) \(saved)")
+    }
+
     // MARK: - Item 14: no generated password when signing in
 
     @Test func getOffersNoGeneratedPassword() throws {

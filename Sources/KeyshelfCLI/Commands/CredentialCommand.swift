@@ -1,5 +1,8 @@
 import Foundation
+import KeyshelfAgent
+import KeyshelfClipboard
 import KeyshelfCredentials
+import KeyshelfVault
 
 /// `keyshelf credential [--yes] get|store|erase`: a git credential helper
 /// (git-credential(1)); DESIGN §4 describes which steps each operation runs.
@@ -48,12 +51,38 @@ struct CredentialCommand: Command {
         switch operation {
         case .get:
             try get(server: server, credential: credential, shelf: shelf, context: context)
+            if agentSession == nil && source == .terminal && !options.noAgent {
+                keepUnlockedForGitsNextStep(session, directory, context)
+            }
         case .store:
             try store(server: server, credential: credential, shelf: shelf, context: context)
         case .erase:
             try erase(server: server, credential: credential, shelf: shelf, context: context)
         }
         return .success
+    }
+
+    /// How long the keys stay with an agent after a `get` that asked the
+    /// master password on the terminal: long enough for the `store` or
+    /// `erase` git runs next, short like git-credential-cache's own window.
+    static let nextStepWindow = AgentTimeouts(idleSeconds: 60, maximumSeconds: 120)
+
+    /// Hands the password keys to a short-lived agent (`nextStepWindow`), so
+    /// one git command (`get`, then `store` or `erase`) asks the master
+    /// password at most once (issue 11 item 13). When no agent can start,
+    /// git's next step asks again; that is noted, not an error.
+    private func keepUnlockedForGitsNextStep(_ session: VaultSession, _ directory: VaultDirectory, _ context: CommandContext) {
+        do {
+            let location = AgentLocation(vault: directory, environment: context.environment)
+            try location.checkDirectory(create: true)
+            let keys = try session.passwordKeys()
+            defer { keys.forEach { $0.key.wipe() } }
+            _ = try AgentClient.unlock(location, keys: keys, timeouts: Self.nextStepWindow, executable: OwnExecutable.path)
+        } catch let error as AgentError {
+            context.note("git's next step will ask the master password again: \(error.reason)")
+        } catch {
+            context.note("git's next step will ask the master password again: \(error)")
+        }
     }
 
     /// Login-flow steps 1–3 without saving (git calls `store` after a success).
