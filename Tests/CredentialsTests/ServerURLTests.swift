@@ -85,6 +85,7 @@ import Testing
     @Test func messagesNeverQuoteTheUserInfo() {
         #expect(ServerURL.withoutUserInfo("https://admin:hunter2@router.example.com/x@y") == "https://router.example.com/x@y")
         #expect(ServerURL.withoutUserInfo("admin:hunter2@router.example.com") == "router.example.com")
+        #expect(ServerURL.withoutUserInfo("https://a:b@c@git.example/", mark: "…@") == "https://…@git.example/")
         for input in ["https://admin:hun\"ter2@router.example", "https://admin:hunter2%z@router.example"] {
             #expect {
                 _ = try ServerURL(parsing: input)

@@ -73,6 +73,9 @@ import Testing
         let url = try vault.run(["credential", "get"], stdin: "url=https://a@b@git.example.org/\n\n")
         #expect(url.status == 2, "\(url)")
         #expect(url.stdout.isEmpty)
+        // The message shows that user info was there instead of quoting a URL without any "@".
+        #expect(url.stderr.contains("\"https://…@git.example.org/\""), "\(url)")
+        #expect(url.stderr.contains("second \"@\""), "\(url)")
     }
 
     // MARK: - Item 9: erase removes only what matches

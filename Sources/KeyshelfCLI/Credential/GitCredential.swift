@@ -70,7 +70,7 @@ struct GitCredential {
         do {
             parts = try ServerURL(parsing: url)
         } catch {
-            throw CLIError(.usage, "url=: " + ServerNameError(input: ServerURL.withoutUserInfo(url), reason: error.reason).description)
+            throw CLIError(.usage, "url=: " + ServerNameError(input: ServerURL.withoutUserInfo(url, mark: "…@"), reason: error.reason).description)
         }
         `protocol` = parts.scheme
         host = parts.port.map { "\(parts.host):\($0)" } ?? String(parts.host)

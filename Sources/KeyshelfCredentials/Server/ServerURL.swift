@@ -133,13 +133,15 @@ public struct ServerURL: Sendable, Equatable {
     }
 
     /// `input` without the user info of its authority (`user:password@`), so
-    /// a password written into a URL never reaches a message. Textual: works
-    /// on input that `init(parsing:)` refuses.
-    public static func withoutUserInfo(_ input: String) -> String {
+    /// a password written into a URL never reaches a message. `mark`
+    /// stands in for it where the message must show that user info was
+    /// there (a refusal of "a second @" must not quote a URL without any).
+    /// Textual: works on input that `init(parsing:)` refuses.
+    public static func withoutUserInfo(_ input: String, mark: String = "") -> String {
         let authorityStart = schemeSeparator(in: Substring(input))?.upperBound ?? input.startIndex
         let authorityEnd = input[authorityStart...].firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? input.endIndex
         guard let at = input[authorityStart..<authorityEnd].lastIndex(of: "@") else { return input }
-        return String(input[..<authorityStart]) + String(input[input.index(after: at)...])
+        return String(input[..<authorityStart]) + mark + String(input[input.index(after: at)...])
     }
 
     /// `text` with `%XX` escapes decoded (as UTF-8); invalid UTF-8 is repaired.
