@@ -26,8 +26,7 @@ func runOtpBenchmarks() throws {
     let get = try medianSeconds(runs) { try bench.keyshelf(["get", probe.server, probe.account]) }
     print("median wall time of \(runs) runs, \(count) credentials (every 10th with a TOTP secret), agent unlocked")
     for (name, time) in [("--version", version), ("otp", otp), ("otp --json", otpJSON), ("get", get)] {
-        print(String(format: "  %-12@ %9@   %@ over --version", name as NSString, milliseconds(time) as NSString,
-                     milliseconds(time - version) as NSString))
+        print("  " + name.padding(toLength: 12, withPad: " ", startingAt: 0) + milliseconds(time) + "   " + milliseconds(time - version) + " over --version")
     }
     // audit exits 8 when it finds something (the generated passwords may be called weak).
     let audit = try medianSeconds(5) { try bench.keyshelf(["audit", "--json"], accepting: [0, 8]) }

@@ -25,8 +25,8 @@ import KeyshelfVault
     }
 
     /// bank.example carol (HOTP), example.com alice (TOTP) and bob (no secret); the browser on example.com's accounts.
-    func browser(at clock: Clock) throws -> (ShelfApp, RecordingScreen, MemoryVault, () -> [[UInt8]]) {
-        let vault = MemoryVault(items: VaultContents(local: [
+    func browser(at clock: Clock, items: [Item]? = nil) throws -> (ShelfApp, RecordingScreen, MemoryVault, () -> [[UInt8]]) {
+        let vault = MemoryVault(items: VaultContents(local: items ?? [
             item("bank.example", "carol", otpauth: Self.hotp), item("example.com", "alice", otpauth: Self.totp), item("example.com", "bob"),
         ]))
         let screen = RecordingScreen()
@@ -128,6 +128,23 @@ import KeyshelfVault
 
         press(app, .character("h"), .down, .up, .tab)
         #expect(line(screen, containing: "Code").contains("HOTP · o makes"), "moving away hides the code")
+    }
+
+    @Test func aUserPresenceCodeIsMadeOnlyAfterTheMasterPasswordAndShownUntilItExpires() throws {
+        let clock = Clock()
+        var dora = item("example.com", "dora", otpauth: Self.totp)
+        dora.accessControl = .userPresence
+        let (app, screen, _, writes) = try browser(at: clock, items: [item("bank.example", "carol"), dora])
+        #expect(line(screen, containing: "Code").contains("o asks the master password, then shows and copies the code"))
+        screen.pendingKeys = "correct horse".map { Key.character($0) } + [.enter]
+        press(app, .character("o"))
+        let code = try code(Self.totp, at: clock.seconds)
+        #expect(writes().map { String(decoding: $0, as: UTF8.self) } == [osc52(code)])
+        #expect(line(screen, containing: "Code").contains("\(ShelfApp.grouped(code))  ██████████░░░░░ 20 s"))
+        clock.now += 20
+        _ = app.oneTimeCodeTick()
+        app.draw()
+        #expect(line(screen, containing: "Code").contains("o asks the master password"), "the next code needs the password again")
     }
 
     @Test func oOnAnAccountWithoutSecretSaysHowToAddOne() throws {
