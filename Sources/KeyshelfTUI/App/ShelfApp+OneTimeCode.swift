@@ -52,7 +52,7 @@ extension ShelfApp {
         guard let shown = oneTime.shown else {
             switch summary.kind {
             case .hotp: return ("Code", "HOTP · o makes, shows and copies the next code", .dim)
-            case .totp: return ("Code", "o asks the master password, then shows and copies the code", .dim)
+            case .totp: return ("Code", "o asks the master password, then copies", .dim)
             case nil: return ("Code", "the saved secret cannot be used; keyshelf otp set replaces it", .error)
             }
         }
