@@ -49,7 +49,7 @@ private func auditItems(_ count: Int) -> [Item] {
 
 /// A list of `lines` `HASH:COUNT\r\n` lines whose hashes ascend evenly over the
 /// SHA-1 range (sorted by construction); returns its size in bytes.
-private func writeSortedList(lines: Int, to path: String) throws -> Int {
+func writeSortedList(lines: Int, to path: String) throws -> Int {
     FileManager.default.createFile(atPath: path, contents: nil)
     let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
     defer { try? handle.close() }

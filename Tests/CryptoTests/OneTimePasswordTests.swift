@@ -2,7 +2,7 @@ import KeyshelfCrypto
 import Testing
 
 /// Published vectors: RFC 4226 Appendix D (HOTP, and its 31-bit "Truncated"
-/// column) and RFC 6238 Appendix B (TOTP with SHA-1/256/512, 8 digits).
+/// column) and RFC 6238 Appendix B (TOTP with SHA-1/256/512, 8 digits, all six times).
 @Suite struct OneTimePasswordTests {
     static let sha1Key = Secret(utf8: "12345678901234567890")
     static let sha256Key = Secret(utf8: "12345678901234567890123456789012")
@@ -25,7 +25,10 @@ import Testing
 
     @Test(arguments: [(59, "94287082", "46119246", "90693936"),
                       (1111111109, "07081804", "68084774", "25091201"),
-                      (2000000000, "69279037", "90698825", "38618901")])
+                      (1111111111, "14050471", "67062674", "99943326"),
+                      (1234567890, "89005924", "91819424", "93441116"),
+                      (2000000000, "69279037", "90698825", "38618901"),
+                      (20000000000, "65353130", "77737706", "47863826")])
     func totpVectorsOfRFC6238(time: Int, sha1: String, sha256: String, sha512: String) throws {
         let counter = UInt64(time / 30)
         #expect(try OneTimePassword.code(key: Self.sha1Key, counter: counter, digits: 8, hash: .sha1) == sha1)

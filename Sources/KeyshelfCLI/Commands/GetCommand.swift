@@ -1,6 +1,5 @@
 import Foundation
 import KeyshelfAgent
-import KeyshelfClipboard
 import KeyshelfCredentials
 import KeyshelfCrypto
 import KeyshelfVault
@@ -48,26 +47,12 @@ struct GetCommand: Command {
             throw CLIError(.failure, "the password for \(InertText.quoted(record.account)) on \(record.server.display) could not be read")
         }
         if clip {
-            try copy(password, of: record, context)
+            try ClipboardOutput.copy(password, what: "the password of \(InertText.quoted(record.account)) on \(record.server.display)", context)
         } else if options.json {
             try RecordOutput.printJSON(record, context)
         } else {
             RecordOutput.printPassword(password, context)
         }
         return .success
-    }
-
-    /// `--clip`: copies and leaves the detached clearer behind; the note says where the password went.
-    /// - Throws: `CLIError` (exit 1) when no clipboard took it.
-    private func copy(_ password: Secret, of record: CredentialRecord, _ context: CommandContext) throws(CLIError) {
-        let terminal = context.terminal()
-        let clipboard = Clipboard(
-            clearAfter: Clipboard.clearSeconds(environment: context.environment), environment: context.environment,
-            clearerExecutable: OwnExecutable.path,
-            writeTerminal: terminal.map { terminal in { bytes in bytes.withUnsafeBytes { _ = write(terminal.fd, $0.baseAddress, $0.count) } } })
-        let report = clipboard.copy(password, now: Date())
-        let message = report.message("the password of \(InertText.quoted(record.account)) on \(record.server.display)")
-        guard report.copied || report.sentToTerminal else { throw CLIError(.failure, message) }
-        context.note(message)
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import KeyshelfCredentials
 import KeyshelfCrypto
 
-/// `keyshelf otp SERVER [ACCOUNT] [--at UNIX_SECONDS] [--json]`,
+/// `keyshelf otp SERVER [ACCOUNT] [--at UNIX_SECONDS] [--json | --clip]`,
 /// `keyshelf otp set SERVER ACCOUNT` (secret on standard input) and
 /// `keyshelf otp uri SERVER ACCOUNT` (docs/otp.md).
 struct OtpCommand: Command {
@@ -13,7 +13,8 @@ struct OtpCommand: Command {
             .init(name: "ACCOUNT", optional: true, help: "the user name; needed when the server has several"),
             .init(name: "ACCOUNT", optional: true, help: "(after set / uri SERVER) the user name"),
         ],
-        options: [.value("--at", valueName: "UNIX_SECONDS", help: "the code at this time instead of now")],
+        options: [.value("--at", valueName: "UNIX_SECONDS", help: "the code at this time instead of now"),
+                  .flag("--clip", "-c", help: "copy the code to the clipboard instead of printing it; cleared after 45 s ($KEYSHELF_CLIPBOARD_CLEAR)")],
         shared: [.scope, .json, .yes, .vault, .passwordFD],
         discussion: """
             otp SERVER [ACCOUNT] prints the current code; --json prints code, remaining
@@ -24,7 +25,9 @@ struct OtpCommand: Command {
             another secret asks consent. otp uri SERVER ACCOUNT prints the secret as an
             otpauth:// URI, only with consent (--yes without a terminal).
             A shared account's code is released with consent, as its password is.
-            --clip is not available yet (the clipboard lives in the TUI only).
+            --clip copies the code as get --clip copies a password; with fewer than 5 s left
+            it waits for the next code and copies that one (with --at nothing waits: the
+            next period's code is copied at once).
             """)
 
     enum Action { case code, set, uri }
@@ -33,6 +36,7 @@ struct OtpCommand: Command {
     var server: String
     var account: String?
     var time: Int64?
+    var clip: Bool
     var options: SharedOptions
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
@@ -55,6 +59,9 @@ struct OtpCommand: Command {
             time = seconds
         }
         options = try SharedOptions(arguments)
+        clip = arguments.has("--clip")
+        if clip && action != .code { throw UsageError("--clip belongs to otp SERVER, not otp \(words[0])") }
+        if clip && options.json { throw UsageError("--clip and --json exclude each other") }
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
@@ -67,6 +74,15 @@ struct OtpCommand: Command {
         defer { session.lock() }
         let shelf = try VaultAccess.shelf(session, yes: options.yes, context)
         switch action {
+        case .code where clip:
+            let now = time ?? Int64(Date().timeIntervalSince1970)
+            let (result, validFrom) = try shelf.oneTimeCodeToCopy(server: serverName, account: account, in: options.scope, at: now)
+            let what = "the one-time code of \(InertText.quoted(result.account)) on \(result.server.display)"
+            if validFrom > now {
+                context.note("\(validFrom - now) s left for the current code: \(time == nil ? "waiting for" : "copying") the next one")
+                if time == nil { Self.wait(untilUnixSecond: validFrom) }
+            }
+            try ClipboardOutput.copy(Secret(utf8: result.code.code), what: what, context)
         case .code:
             let now = time ?? Int64(Date().timeIntervalSince1970)
             let result = try shelf.oneTimeCode(server: serverName, account: account, in: options.scope, at: now)
@@ -80,6 +96,15 @@ struct OtpCommand: Command {
             context.standardOutput.writeAndWipe(&bytes)
         }
         return .success
+    }
+
+    /// Sleeps until the clock reaches `second` (Unix time), when the next code is valid.
+    private static func wait(untilUnixSecond second: Int64) {
+        var left = Double(second) - Date().timeIntervalSince1970
+        while left > 0 {
+            Thread.sleep(forTimeInterval: left)
+            left = Double(second) - Date().timeIntervalSince1970
+        }
     }
 
     /// The first line of standard input, parsed; the text is wiped after parsing.

@@ -26,12 +26,33 @@ extension Keyshelf {
     ///   `errSecAuthFailed`, `errSecParam` (the stored secret does not parse), vault errors.
     public func oneTimeCode(server: ServerName, account: String? = nil, in filter: StoreFilter = .both,
                             at time: Int64) throws -> OneTimeCodeResult {
+        let (store, item, auth) = try oneTimeSecret(server: server, account: account, in: filter)
+        return OneTimeCodeResult(server: server, account: item.account, store: store, code: auth.code(at: time))
+    }
+
+    /// `keyshelf otp SERVER [ACCOUNT] --clip`: the code to put on the
+    /// clipboard at `time` and the Unix second it is valid from: `time`, or
+    /// the next period's start when the code at `time` has too few seconds
+    /// left (`OTPAuth.copyTime`); the caller waits until then before copying.
+    /// Found, released and (HOTP) advanced as `oneTimeCode`.
+    /// - Parameter time: Unix time in seconds (not negative).
+    /// - Throws: as `oneTimeCode`.
+    public func oneTimeCodeToCopy(server: ServerName, account: String? = nil, in filter: StoreFilter = .both,
+                                  at time: Int64) throws -> (result: OneTimeCodeResult, validFrom: Int64) {
+        let (store, item, auth) = try oneTimeSecret(server: server, account: account, in: filter)
+        let validFrom = auth.copyTime(at: time)
+        return (OneTimeCodeResult(server: server, account: item.account, store: store, code: auth.code(at: validFrom)), validFrom)
+    }
+
+    /// The item, its store and its parsed secret for `oneTimeCode`; HOTP's
+    /// counter is advanced first (the secret returned holds the counter of the code to show).
+    private func oneTimeSecret(server: ServerName, account: String?, in filter: StoreFilter) throws -> (Store, Item, OTPAuth) {
         let (store, item) = try oneTimeItem(server: server, account: account, in: filter, alwaysAsk: false)
         var auth = try Self.parsedSecret(item, server: server)
         if auth.kind == .hotp {
             auth = try advanceCounter(item, in: store, server: server)
         }
-        return OneTimeCodeResult(server: server, account: item.account, store: store, code: auth.code(at: time))
+        return (store, item, auth)
     }
 
     /// `keyshelf otp uri SERVER ACCOUNT`: the secret as an `otpauth://` URI.
@@ -106,7 +127,7 @@ extension Keyshelf {
     /// Saves the HOTP counter + 1 in the locked write and returns the secret
     /// with the counter the code is computed from (the stored one, re-read
     /// under the lock, so two processes never show the same code).
-    private func advanceCounter(_ item: Item, in store: Store, server: ServerName) throws -> OTPAuth {
+    func advanceCounter(_ item: Item, in store: Store, server: ServerName) throws -> OTPAuth {
         let now = Date()
         return try mutate { items, _ in
             try Self.editing(store, of: &items) { local in

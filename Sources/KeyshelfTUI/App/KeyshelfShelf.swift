@@ -8,7 +8,7 @@ import KeyshelfVault
 /// (normalisation, consent, Keychain semantics, the login flow) is the facade's,
 /// and every import rule is KeyshelfTransfer's (`Importer` on the facade's vault).
 public final class KeyshelfShelf: Shelf {
-    private let keyshelf: Keyshelf
+    let keyshelf: Keyshelf
     private let vault: PromptCheckedVault
     private let onLock: () -> Void
     private var entries: [CredentialEntry] = []
@@ -52,7 +52,7 @@ public final class KeyshelfShelf: Shelf {
         }
     }
 
-    private func entry(_ record: ShelfEntry) throws -> CredentialEntry {
+    func entry(_ record: ShelfEntry) throws -> CredentialEntry {
         guard let entry = entries.first(where: { $0.id == record.id }) else {
             throw KeychainError(.itemNotFound, "\"\(record.account)\" on \(record.serverWithPort) is gone")
         }
@@ -60,7 +60,7 @@ public final class KeyshelfShelf: Shelf {
     }
 
     /// Runs `body` with the facade asking through `prompts`; a declined dialog becomes `ConsentDeclined`.
-    private func asking<T>(_ prompts: UserPrompts, _ body: () throws -> T) throws -> T {
+    func asking<T>(_ prompts: UserPrompts, _ body: () throws -> T) throws -> T {
         let bridge = PromptBridge(prompts, verify: vault.verifyForPrompt)
         keyshelf.consent = bridge
         keyshelf.userPresence = bridge

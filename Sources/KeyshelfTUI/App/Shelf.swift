@@ -61,6 +61,14 @@ public protocol Shelf: AnyObject {
     func commitImport(_ plan: ImportPlan, prompts: UserPrompts) throws -> ImportReport
     /// The accounts with audit findings (weak, reused, http-only; docs/audit.md).
     func auditFindings() throws -> [ShelfFinding]
+    /// The accounts with a one-time-code secret, by id (the list's badge; docs/otp.md, "TUI").
+    func oneTimeCodeSummaries() throws -> [UUID: OneTimeCodeSummary]
+    /// The code of `record` at `time` (Unix seconds); HOTP advances the saved
+    /// counter, a `userPresence` item asks the master password through `prompts`.
+    func oneTimeCode(of record: ShelfEntry, at time: Int64, prompts: UserPrompts) throws -> OneTimeCode
+    /// The code of `record` to copy at `time` and the Unix second it is valid
+    /// from (the next period's when too few seconds are left; `OTPAuth.copyTime`).
+    func oneTimeCodeToCopy(of record: ShelfEntry, at time: Int64, prompts: UserPrompts) throws -> (code: OneTimeCode, validFrom: Int64)
     /// Wipes the keys from memory; the shelf is unusable afterwards.
     func lock()
 }

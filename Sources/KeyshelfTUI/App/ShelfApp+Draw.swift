@@ -121,7 +121,10 @@ extension ShelfApp {
             let nameWidth = inner - 8
             // "!" marks an account with an audit finding (the `S` view says why).
             let badge = findingIDs.contains(record.id) ? "!" : " "
-            screen.putPadded(badge + record.account, row: row, column: left + 1, width: nameWidth, role: role)
+            // "otp": the account has a one-time-code secret (the detail shows the code).
+            let otpWidth = hasOneTimeCode(record.id) ? 4 : 0
+            screen.putPadded(badge + record.account, row: row, column: left + 1, width: nameWidth - otpWidth, role: role)
+            if otpWidth > 0 { screen.putPadded(" otp", row: row, column: left + 1 + nameWidth - otpWidth, width: otpWidth, role: selected ? role : .accent) }
             screen.putPadded(" " + tag + " ", row: row, column: left + 1 + nameWidth, width: 8,
                              role: selected ? role : (record.store == .local ? .badgeLocal : .badgeShared))
         }
@@ -144,6 +147,7 @@ extension ShelfApp {
         } else {
             lines.append(("Password", "••••••••••••   r reveal · c copy", .dim))
         }
+        if let code = oneTimeCodeLine(for: record) { lines.append(code) }
         lines.append(("Store", record.store == .local ? "local (this device only)" : "shared (synced)", record.store == .local ? .badgeLocal : .badgeShared))
         lines.append(("Created", DateText.format(record.creationDate), .normal))
         lines.append(("Modified", DateText.format(record.modificationDate), .normal))
@@ -169,7 +173,7 @@ extension ShelfApp {
         }
         let hints = searching
             ? "type to filter · Enter keep · Esc clear"
-            : "? help · q quit · / search · a add · e edit · d delete · g generate · c copy · u user · r reveal · L login · i import · X lock · Tab pane"
+            : "? help · q quit · / search · a add · e edit · d delete · g generate · c copy · u user · o code · r reveal · L login · i import · X lock · Tab pane"
         screen.put(" " + TerminalText.truncate(hints, toColumns: layout.columns - 2), row: layout.rows - 1, column: 0, role: .dim)
     }
 }

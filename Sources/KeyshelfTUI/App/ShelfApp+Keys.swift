@@ -46,6 +46,8 @@ extension ShelfApp {
             copyPassword()
         case .character("u"):
             copyAccount()
+        case .character("o"):
+            copyOneTimeCode()
         case .character("r"):
             reveal()
         case .character("L"):

@@ -180,7 +180,7 @@ extension ShelfApp: UserPrompts {
             ("j k ↑ ↓", "move"), ("PgUp PgDn Home End", "scroll"), ("Tab h l ← →", "switch pane"),
             ("Enter", "open the detail"), ("/", "search (Esc clears)"), ("a", "add a credential"),
             ("e", "edit the selected account"), ("d", "delete (asks first)"), ("g", "generate a password"), ("i", "import a CSV export"),
-            ("c", "copy the password"), ("u", "copy the account"), ("r", "reveal the password"),
+            ("c", "copy the password"), ("u", "copy the account"), ("o", "copy the one-time code (HOTP: make the next)"), ("r", "reveal the password"),
             ("L", "login flow for the domain"), ("S", "security recommendations"), ("X", "lock now"), ("?", "this help"), ("q", "quit"),
         ]
         let keyColumns = 20

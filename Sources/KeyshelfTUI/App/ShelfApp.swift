@@ -42,6 +42,8 @@ public final class ShelfApp {
     /// The audit findings of the records (the `S` view), and their ids for the badges.
     var findings: [ShelfFinding] = []
     var findingIDs: Set<UUID> = []
+    /// The one-time codes: badges, the code on show, a copy waiting for the next code.
+    var oneTime = OneTimeCodeDisplay()
 
     /// - Parameters:
     ///   - clock: the time source for the idle lock and the clipboard timer (tests pass their own).
@@ -66,6 +68,7 @@ public final class ShelfApp {
         do {
             index = DomainIndex(records: try shelf.records())
             reloadFindings()
+            reloadOneTimeCodes()
         } catch {
             setStatus("\(error)", error: true)
             index = DomainIndex(records: [])
@@ -132,9 +135,14 @@ public final class ShelfApp {
                 screen.refresh()
                 return .locked
             }
-            guard let key = nextKey() else { continue }
+            guard let key = nextKey() else {
+                // Only what changed reaches the terminal: curses sends the difference.
+                if oneTimeCodeTick() { draw() }
+                continue
+            }
             if key == .closed { return .quit }
             handle(key)
+            _ = oneTimeCodeTick()
             // A modal that saw the input end asked to quit: keep its last frame on screen.
             if quitRequested { return .quit }
             draw()
