@@ -121,7 +121,12 @@ extension ShelfApp {
             let nameWidth = inner - 8
             // "!" marks an account with an audit finding (the `S` view says why).
             let badge = findingIDs.contains(record.id) ? "!" : " "
-            screen.putPadded(badge + record.account, row: row, column: left + 1, width: nameWidth, role: role)
+            let apple = AppleBadge.text(record)
+            let appleWidth = apple.isEmpty ? 0 : min(TerminalText.columns(apple), max(0, nameWidth - 4))
+            screen.putPadded(badge + record.account, row: row, column: left + 1, width: nameWidth - appleWidth, role: role)
+            if appleWidth > 0 {
+                screen.put(apple, row: row, column: left + 1 + nameWidth - appleWidth, role: selected ? role : .accent, width: appleWidth)
+            }
             screen.putPadded(" " + tag + " ", row: row, column: left + 1 + nameWidth, width: 8,
                              role: selected ? role : (record.store == .local ? .badgeLocal : .badgeShared))
         }
@@ -139,7 +144,9 @@ extension ShelfApp {
         var lines: [(String, String, Role)] = []
         lines.append(("Account", record.account, .normal))
         lines.append(("Server", record.serverWithPort, .normal))
-        if let revealed, revealed.id == record.id {
+        if let apple = record.signInWithApple {
+            lines += AppleBadge.detail(apple, account: record.account, width: valueWidth)
+        } else if let revealed, revealed.id == record.id {
             lines.append(("Password", revealed.password.unsafeString() ?? "(not UTF-8 text)", .accent))
         } else {
             lines.append(("Password", "••••••••••••   r reveal · c copy", .dim))
