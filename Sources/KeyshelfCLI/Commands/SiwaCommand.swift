@@ -92,7 +92,7 @@ struct SiwaCommand: Command {
                 writer.endArray()
                 context.standardOutput.write(String(decoding: writer.bytes, as: UTF8.self) + "\n")
             } else {
-                context.standardOutput.write(keys.map { InertText.make("\($0.keyID)\t\($0.teamID)\t\($0.label)") + "\n" }.joined())
+                context.standardOutput.write(keys.map { [$0.keyID, $0.teamID, $0.label].map(InertText.make).joined(separator: "\t") + "\n" }.joined())
             }
         case .clientSecret(let keyID):
             var days = ClientSecret.maximumDays
