@@ -48,3 +48,22 @@ import KeyshelfVault
         #expect(!screen.text.contains("Ctrl-G"))
     }
 }
+
+/// The same in the real binary inside tmux: an account added with
+/// `add --sign-in-with-apple` shows its badge and detail, and `c` copies nothing.
+@Suite(.serialized) struct SignInWithAppleTmuxTests {
+    @Test func theBinaryShowsTheAppleAccount() throws {
+        let tmux = try TmuxSession(samples: [("shop.example", "bob", .shared, "")])
+        #expect(try TombstoneEndToEndTests.run(tmux, ["add", "shop.example", "x7k2@privaterelay.appleid.com", "--sign-in-with-apple"]) == 0)
+        try tmux.start(columns: 140, rows: 30)
+        try tmux.waitFor("Accounts of shop.example")
+        // The accounts are sorted: bob, then the relay address.
+        try tmux.send("Tab", "j")
+        let screen = try tmux.waitFor("Sign in with Apple — manage in Apple Account → Sign-In & Security")
+        #expect(screen.contains("Apple·relay"))
+        try tmux.send("c")
+        try tmux.waitFor("signs in with Apple: there is no password")
+        try tmux.send("q")
+        try tmux.waitFor("EXITED 0")
+    }
+}
