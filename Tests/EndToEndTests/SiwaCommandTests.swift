@@ -76,6 +76,8 @@ import Testing
             (["siwa", "key", "add", "K1"], "x", 2, "--team-id"),
             (["siwa", "client-secret", "ABC123DEFG", "--client-id", "c", "--days", "181"], "", 2, "--days"),
             (["siwa", "client-secret", "NOPE", "--client-id", "c"], "", 3, "no Sign in with Apple key"),
+            (["siwa", "client-secret", "ABC123DEFG", "--client-id", "c", "--nonce", "n"], "", 2, "does not apply"),
+            (["siwa", "rotate"], "", 2, "usage"),
         ]
         for (arguments, stdin, status, message) in cases {
             let result = try vault.run(arguments, stdin: stdin)

@@ -58,6 +58,16 @@ struct SiwaCommand: Command {
         case .verify: ["--jwks", "--client-id"]
         }
         if let missing = needed.first(where: { arguments.value($0) == nil }) { throw UsageError("\(missing) is required here") }
+        let allowed: Set<String> = switch operation {
+        case .keyAdd: ["--team-id", "--label"]
+        case .keyList: ["--json"]
+        case .clientSecret: ["--client-id", "--days"]
+        case .verify: ["--jwks", "--client-id", "--nonce", "--json"]
+        }
+        let own = ["--team-id", "--label", "--client-id", "--days", "--jwks", "--nonce", "--json"]
+        if let stray = own.first(where: { !allowed.contains($0) && (arguments.has($0) || arguments.value($0) != nil) }) {
+            throw UsageError("\(stray) does not apply to siwa \(words[0])\(words[0] == "key" ? " " + words[1] : "")")
+        }
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
