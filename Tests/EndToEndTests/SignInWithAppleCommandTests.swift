@@ -75,6 +75,15 @@ import Testing
         #expect(try vault.run(["get", "git.example.com", relay]).status == 3)
     }
 
+    @Test func rmRemovesItAfterConsentAndSearchFindsIt() throws {
+        let vault = try vaultWithAppleAccount()
+        let found = try #require(try vault.run(["search", "privaterelay", "--json"]).json() as? [[String: Any]])
+        #expect(found.count == 1 && found.first?["signInWith"] as? String == "apple")
+        #expect(try vault.run(["rm", "shop.example", relay]).status == 4)
+        #expect(try vault.run(["rm", "shop.example", relay, "--yes"]).status == 0)
+        #expect(try vault.run(["list", "shop.example"]).status == 3)
+    }
+
     @Test func hostileOptionsAreUsageErrors() throws {
         let vault = try TestVault()
         for arguments in [
