@@ -2,14 +2,16 @@ import Foundation
 import KeyshelfCredentials
 
 /// Runs the `openssl` command-line tool for tests that make keys and tokens
-/// independently of the code under test (issue 19).
-struct OpenSSLTool {
+/// independently of the code under test (issue 19). Its directory is removed with it.
+final class OpenSSLTool {
     let directory: URL
 
     init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("keyshelf-siwa-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
 
     func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
