@@ -127,12 +127,13 @@ extension FrameWriter {
         }
     }
 
-    /// server, `str` account, `u8` store, then `u8` 0, or 1 and the password as `secret`.
+    /// server, `str` account, `u8` store, then `u8` 0 (no password), 2 (a Sign
+    /// in with Apple account: no password), or 1 and the password as `secret`.
     mutating func record(_ record: CredentialRecord) {
         server(record.server)
         string(record.account)
         store(record.store)
-        integer(UInt8(record.password == nil ? 0 : 1))
+        integer(UInt8(record.password != nil ? 1 : record.signInWith == .apple ? 2 : 0))
         if let password = record.password { secret(password) }
     }
 
@@ -265,8 +266,11 @@ extension FrameReader {
         let server = try self.server()
         let account = try string()
         let store = try self.store()
-        let password = try flag() ? try secret() : nil
-        return CredentialRecord(server: server, account: account, password: password, store: store)
+        let kind = try integer(UInt8.self)
+        guard kind <= 2 else { throw AgentProtocol.MalformedFrame(reason: "an unknown record kind") }
+        var record = CredentialRecord(server: server, account: account, password: kind == 1 ? try secret() : nil, store: store)
+        if kind == 2 { record.signInWith = .apple }
+        return record
     }
 
     /// The result of `operation` after the `ok` status.

@@ -28,6 +28,7 @@ public enum CommandLineInterface {
         LockCommand.self,
         StatusCommand.self,
         CredentialCommand.self,
+        SiwaCommand.self,
         DemoCommand.self,
     ]
 

@@ -110,6 +110,12 @@ public struct Item: Sendable, Equatable {
     public var isDeleted: Bool
     /// The audit findings the user chose to ignore for this item (`keyshelf audit ignore`).
     public var ignoredFindings: AuditProblems
+    /// Set for an account created with Sign in with Apple, which has no
+    /// password (`password` nil although not a tombstone); nil for a password account.
+    public var signInWithApple: AppleSignIn?
+    /// The Apple developer team ID of a Sign in with Apple private key (a
+    /// generic item, docs/sign-in-with-apple.md); empty for other items.
+    public var appleTeamID: String
 
     public init(
         id: UUID = UUID(),
@@ -134,7 +140,9 @@ public struct Item: Sendable, Equatable {
         passwordExpiryUTC: UInt64? = nil,
         oauthRefreshToken: Secret? = nil,
         isDeleted: Bool = false,
-        ignoredFindings: AuditProblems = []
+        ignoredFindings: AuditProblems = [],
+        signInWithApple: AppleSignIn? = nil,
+        appleTeamID: String = ""
     ) {
         self.id = id
         self.itemClass = itemClass
@@ -159,5 +167,7 @@ public struct Item: Sendable, Equatable {
         self.oauthRefreshToken = oauthRefreshToken
         self.isDeleted = isDeleted
         self.ignoredFindings = ignoredFindings
+        self.signInWithApple = signInWithApple
+        self.appleTeamID = appleTeamID
     }
 }

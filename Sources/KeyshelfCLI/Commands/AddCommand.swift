@@ -14,7 +14,7 @@ struct AddCommand: Command {
         options: [
             .flag("--generate", "-g", help: "generate the password (honouring the domain's saved passwordrules) and print it"),
             .flag("--password-stdin", help: "read the password from the first line of standard input"),
-        ],
+        ] + AppleAccountAdd.options,
         shared: [.localOnly, .yes, .vault, .passwordFD],
         discussion: """
             Without --generate or --password-stdin the password is asked on the terminal.
@@ -26,6 +26,8 @@ struct AddCommand: Command {
     var generate: Bool
     var passwordFromStdin: Bool
     var options: SharedOptions
+    /// `--sign-in-with-apple` and its options; nil for a password account.
+    var apple: AppleAccountAdd?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         server = arguments.positionals[0]
@@ -33,6 +35,10 @@ struct AddCommand: Command {
         generate = arguments.has("--generate")
         passwordFromStdin = arguments.has("--password-stdin")
         options = try SharedOptions(arguments)
+        apple = try AppleAccountAdd.parse(arguments)
+        if apple == nil, arguments.value("--label") != nil {
+            throw UsageError("--label is only taken with --sign-in-with-apple for now")
+        }
         if generate && passwordFromStdin {
             throw UsageError("--generate and --password-stdin exclude each other")
         }
@@ -43,8 +49,9 @@ struct AddCommand: Command {
         let account = try ServerArgument.account(account)
         // The master password comes first: with --password-fd 0 it is the
         // first line of standard input and the item password the second.
-        let opener = try VaultAccess.prepare(options, context, readsMoreInput: true)
+        let opener = try VaultAccess.prepare(options, context, readsMoreInput: apple == nil)
         let store: Store = options.scope == .local ? .local : .shared
+        if let apple { return try apple.run(server: serverName, account: account, store: store, opener: opener, yes: options.yes, context) }
         let password: Secret
         let outcome: AddOutcome
         if generate {

@@ -93,7 +93,9 @@ struct CredentialCommand: Command {
         do {
             if let terminal = context.terminal() {
                 // Signing in to an existing account: no generated password is offered.
-                record = try LoginFlow(prompt: TerminalLoginPrompt(terminal: terminal, offersSuggestion: false), saveOnSuccess: false)
+                // git needs a password: Sign in with Apple accounts are passed over.
+                record = try LoginFlow(prompt: TerminalLoginPrompt(terminal: terminal, offersSuggestion: false), saveOnSuccess: false,
+                                       passwordsOnly: true)
                     .run(shelf, server: server, account: credential.username).record
             } else {
                 record = try shelf.get(server: server, account: credential.username)

@@ -40,13 +40,16 @@ struct LoginCommand: Command {
         let prompt: any LoginPrompt = context.terminal().map { TerminalLoginPrompt(terminal: $0) } ?? NoLoginPrompt()
         let result = try VaultAccess.shelf(session, yes: options.yes, context)
             .login(server: serverName, account: account, prompt: prompt, check: check.map(CommandCheck.init))
-        guard let password = result.record.password else {
-            throw CLIError(.failure, "the login flow returned no password")
-        }
         if options.json {
             try RecordOutput.printJSON(result.record, context)
-        } else {
+        } else if let password = result.record.password {
             RecordOutput.printPassword(password, context)
+        } else if result.record.signInWith != .apple {
+            throw CLIError(.failure, "the login flow returned no password")
+        }
+        if result.record.signInWith == .apple {
+            context.note("\(InertText.quoted(result.record.account)) on \(serverName.display) signs in with Apple: no password ("
+                         + Keyshelf.appleManagementHint + ")")
         }
         let source = switch result.source {
         case .local: "the local store"

@@ -55,6 +55,8 @@ enum ErrorReport {
         case let error as KeychainError:
             return Description(code: ExitCode(rawValue: error.status.exitCode) ?? .failure, text: error.reason,
                                status: error.status.rawValue)
+        case let error as SignInWithAppleError:
+            return Description(code: .failure, text: "Sign in with Apple: the \(error.check) check failed: \(error.reason)")
         case let error as VaultError:
             // Plain I/O trouble (files, locks, links) has no Keychain status to look up.
             let plainIO = [.io, .changedOnDisk, .locked].contains(error.code)

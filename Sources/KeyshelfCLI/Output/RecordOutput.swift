@@ -8,7 +8,9 @@ import KeyshelfVault
 enum RecordOutput {
     /// One record as a JSON object: `server` (Unicode display host, without
     /// the port), `account`, `password` (when present), `port` (only when
-    /// not 443), `store` ("local" / "shared").
+    /// not 443), `store` ("local" / "shared"); a Sign in with Apple account
+    /// adds `signInWith` ("apple"), and `relay` (true) when its account is a
+    /// Hide My Email address.
     /// - Throws: `CLIError` (exit 1) when the password is not UTF-8 text,
     ///   which JSON cannot carry unchanged; nothing is printed then.
     static func writeJSON(_ record: CredentialRecord, to writer: inout JSONWriter) throws(CLIError) {
@@ -26,6 +28,10 @@ enum RecordOutput {
         }
         if let port = record.port { writer.field("port", port) }
         writer.field("store", record.store.rawValue)
+        if record.signInWith != .password {
+            writer.field("signInWith", record.signInWith.rawValue)
+            if AppleSignIn.isRelayAddress(record.account) { writer.field("relay", true) }
+        }
         writer.endObject()
     }
 

@@ -26,6 +26,8 @@ public struct AuditEngine {
         var found = [[AuditProblem: String]](repeating: [:], count: subjects.count)
 
         for (i, subject) in subjects.enumerated() {
+            // A Sign in with Apple account sends no password: nothing to find.
+            if subject.entry.signInWithApple != nil { continue }
             if subject.entry.server.scheme == "http" {
                 found[i][.insecure] = "the server is http-only: the password is sent unencrypted"
             }

@@ -22,7 +22,8 @@ public struct LocalStore: Sendable {
     /// id), so synced copies see one item.
     /// - Throws: `errSecDuplicateItem` when a live item has the same primary
     ///   key; `errSecParam` for an empty account, a `…ThisDeviceOnly` item
-    ///   marked synchronizable, or a missing password or one that is not
+    ///   marked synchronizable, or a missing password (but for a Sign in
+    ///   with Apple account, which has none) or one that is not
     ///   UTF-8 text without NUL (`PasswordText`).
     public mutating func add(_ item: Item, now: Date = Date()) throws {
         let (new, placement) = try placing(item, now: now)
@@ -154,7 +155,7 @@ public struct LocalStore: Sendable {
 
     static func validate(_ item: Item) throws {
         if item.account.isEmpty { throw KeychainError.param("the account is empty") }
-        if item.password == nil { throw KeychainError.param("no password given for \(describe(item))") }
+        if item.password == nil && item.signInWithApple == nil { throw KeychainError.param("no password given for \(describe(item))") }
         if item.synchronizable && item.accessible.isThisDeviceOnly {
             throw KeychainError.param("\(describe(item)) is \(item.accessible) and cannot be synchronizable")
         }

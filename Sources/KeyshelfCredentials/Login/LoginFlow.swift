@@ -62,6 +62,8 @@ public struct LoginResult: Sendable {
 ///
 /// A credential found in step 1 or 2 is not saved again: it is already
 /// stored, and a `…ThisDeviceOnly` local item must never reach the shared file.
+/// A Sign in with Apple account found there is returned as it is (its record's
+/// `signInWith` is `.apple`, no password): there is nothing to check, prompt or save.
 public struct LoginFlow {
     public var prompt: any LoginPrompt
     public var check: (any CredentialCheck)?
@@ -70,12 +72,17 @@ public struct LoginFlow {
     public var maxAttempts: Int
     /// Whether step 5 runs; the git helper's `get` turns it off (git calls `store` itself).
     public var saveOnSuccess: Bool
+    /// Whether steps 1–2 pass over Sign in with Apple accounts; the git helper
+    /// sets it (git needs a password).
+    public var passwordsOnly: Bool
 
-    public init(prompt: any LoginPrompt, check: (any CredentialCheck)? = nil, maxAttempts: Int = 3, saveOnSuccess: Bool = true) {
+    public init(prompt: any LoginPrompt, check: (any CredentialCheck)? = nil, maxAttempts: Int = 3,
+                saveOnSuccess: Bool = true, passwordsOnly: Bool = false) {
         self.prompt = prompt
         self.check = check
         self.maxAttempts = maxAttempts
         self.saveOnSuccess = saveOnSuccess
+        self.passwordsOnly = passwordsOnly
     }
 
     /// Runs the flow for `server` (and `account`) over `shelf`.
@@ -87,7 +94,11 @@ public struct LoginFlow {
     public func run(_ shelf: Keyshelf, server: ServerName, account: String? = nil) throws -> LoginResult {
         var failed = 0
         var knownAccount = account
-        if let found = try shelf.lookup(server: server, account: account), let password = found.password {
+        let found = try shelf.lookup(server: server, account: account, passwordsOnly: passwordsOnly)
+        if let found, found.signInWith == .apple {
+            return LoginResult(record: found, source: found.store == .local ? .local : .shared, saved: nil)
+        }
+        if let found, let password = found.password {
             if try accepted(server: server, account: found.account, password: password) {
                 return LoginResult(record: found, source: found.store == .local ? .local : .shared, saved: nil)
             }

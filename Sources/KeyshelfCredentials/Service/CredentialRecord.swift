@@ -34,6 +34,8 @@ public struct CredentialRecord: Sendable, Equatable, Encodable {
     /// them; not part of `--json`); empty in listings.
     public var oauth = OAuthAttributes()
     public var store: Store
+    /// `.apple` for a Sign in with Apple account, which has no password (DESIGN §13).
+    public var signInWith: SignInMethod = .password
     /// The port as the Shared Web Credentials calls report it: nil when 443.
     public var port: Int? { server.reportedPort }
 
@@ -48,6 +50,7 @@ public struct CredentialRecord: Sendable, Equatable, Encodable {
     init(local item: Item, server: ServerName) {
         self.init(server: server, account: item.account, password: item.password, store: .local)
         oauth = OAuthAttributes(of: item)
+        signInWith = SignInMethod(of: item)
     }
 
     /// A released shared credential as a record of the shared store.
@@ -56,7 +59,7 @@ public struct CredentialRecord: Sendable, Equatable, Encodable {
         oauth = shared.oauth
     }
 
-    private enum CodingKeys: String, CodingKey { case server, account, password, port, store }
+    private enum CodingKeys: String, CodingKey { case server, account, password, port, store, signInWith }
 
     /// The password becomes a `String` here, at the last moment; a password
     /// that is not valid UTF-8 is an encoding error, never silently changed.
@@ -72,6 +75,7 @@ public struct CredentialRecord: Sendable, Equatable, Encodable {
         }
         try c.encodeIfPresent(port, forKey: .port)
         try c.encode(store.rawValue, forKey: .store)
+        if signInWith != .password { try c.encode(signInWith.rawValue, forKey: .signInWith) }
     }
 }
 
@@ -93,6 +97,8 @@ public struct CredentialEntry: Sendable, Equatable, Identifiable {
     public var accessControl: AccessControl
     /// The audit findings the user ignores for this item (docs/audit.md).
     public var ignoredFindings: AuditProblems
+    /// Set for a Sign in with Apple account (no password); nil for a password account.
+    public var signInWithApple: AppleSignIn?
 
     init(item: Item, server: ServerName, store: Store) {
         id = item.id
@@ -106,11 +112,14 @@ public struct CredentialEntry: Sendable, Equatable, Identifiable {
         accessible = item.accessible
         accessControl = item.accessControl
         ignoredFindings = item.ignoredFindings
+        signInWithApple = item.signInWithApple
     }
 
     /// This entry as a record without its password (for `list --json`).
     public var record: CredentialRecord {
-        CredentialRecord(server: server, account: account, password: nil, store: store)
+        var record = CredentialRecord(server: server, account: account, password: nil, store: store)
+        if signInWithApple != nil { record.signInWith = .apple }
+        return record
     }
 }
 

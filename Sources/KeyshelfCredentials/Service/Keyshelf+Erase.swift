@@ -16,7 +16,8 @@ extension Keyshelf {
     /// (protocol, host and port) that match — of `account` when given, else
     /// of every account; with `password` given, only items whose stored
     /// password equals it (constant-time compare). Consent (`.delete`) is
-    /// asked once per account; a declined account is kept.
+    /// asked once per account; a declined account is kept. A Sign in with
+    /// Apple account has no password for git and is never erased.
     /// - Returns: which accounts were deleted and which declined; both empty
     ///   when nothing matched.
     /// - Throws: vault errors.
@@ -27,7 +28,7 @@ extension Keyshelf {
             let query = ItemQuery.internet(server, account: account)
             var result = EraseResult()
             for store in Store.allCases {
-                let matching = items[store].filter { query.matches($0) && (password == nil || $0.password == password) }
+                let matching = items[store].filter { query.matches($0) && $0.signInWithApple == nil && (password == nil || $0.password == password) }
                 for item in matching {
                     if result.declined.contains(item.account) { continue }
                     if !result.deleted.contains(item.account) {

@@ -120,9 +120,10 @@ public final class Keyshelf {
     /// released only with consent; a `userPresence` item re-asks the master password.
     /// - Throws: `errSecItemNotFound` when no store has it; `errSecUserCanceled`
     ///   when the release or the master-password dialog is declined;
-    ///   `errSecAuthFailed` when the master password was wrong.
+    ///   `errSecAuthFailed` when the master password was wrong. A Sign in
+    ///   with Apple account has no password: `errSecItemNotFound` saying so.
     public func get(server: ServerName, account: String? = nil, in filter: StoreFilter = .both) throws -> CredentialRecord {
-        if filter.contains(.local), let record = try localLookup(server: server, account: account) {
+        if filter.contains(.local), let record = try localLookup(server: server, account: account, passwordsOnly: true) {
             return record
         }
         if filter.contains(.shared) {
@@ -132,18 +133,22 @@ public final class Keyshelf {
                 return CredentialRecord(first)
             }
         }
+        if let apple = noPasswordToRelease(server: server, account: account, in: filter) { throw apple }
         let who = account.map { "\(InertText.quoted($0)) on " } ?? ""
         throw KeychainError.notFound("no saved password for \(who)\(server.display)")
     }
 
     /// Login-flow steps 1–2 (DESIGN §4): like `get`, but a declined release
-    /// or nothing found gives nil instead of an error.
+    /// or nothing found gives nil instead of an error. A Sign in with Apple
+    /// account is found like a password one (its record has `signInWith`
+    /// `.apple` and no password; `sharedAppleAccount`), unless `passwordsOnly`.
     /// - Throws: `errSecUserCanceled` / `errSecAuthFailed` from a `userPresence` item.
-    public func lookup(server: ServerName, account: String? = nil) throws -> CredentialRecord? {
-        if let record = try localLookup(server: server, account: account) { return record }
+    public func lookup(server: ServerName, account: String? = nil, passwordsOnly: Bool = false) throws -> CredentialRecord? {
+        if let record = try localLookup(server: server, account: account, passwordsOnly: passwordsOnly) { return record }
         let released = (try? SharedWebCredentials(items: snapshot.shared)
             .request(server: server, account: account, consent: consent)) ?? []
-        return released.first.map(CredentialRecord.init)
+        if let first = released.first { return CredentialRecord(first) }
+        return passwordsOnly ? nil : sharedAppleAccount(server: server, account: account)
     }
 
     /// The password of `entry`, for the TUI's reveal and copy. The user is
@@ -159,6 +164,7 @@ public final class Keyshelf {
             try store.copyMatching(.item(entry.id), limit: .one, returnData: true, userPresence: check)
         }
         guard let password = found.first?.password else {
+            if found.first?.signInWithApple != nil { throw Self.signsInWithApple(entry.account, entry.server) }
             throw KeychainError.notFound("the password for \(InertText.quoted(entry.account)) on \(entry.server.display) is gone")
         }
         return password
@@ -205,6 +211,7 @@ public final class Keyshelf {
         }
         if appended { return .added }
         return try mutate { items, consent in
+            try Self.refusePassword(onAppleAccount: account, at: server, in: items[store])
             switch store {
             case .shared:
                 // Moved out and back (also when `add` throws), so appending to a large store copies nothing.
@@ -239,6 +246,9 @@ public final class Keyshelf {
             let current = store.items[index]
             if entry.store == .shared && changes.accessControl == .userPresence {
                 throw KeychainError.param("shared credentials cannot require user presence")
+            }
+            if changes.password != nil && current.signInWithApple != nil {
+                throw KeychainError.param("\(InertText.quoted(current.account)) on \(entry.server.display) signs in with Apple and has no password to change")
             }
             if let password = changes.password {
                 try PasswordText.validate(password, for: "the password for \(InertText.quoted(current.account)) on \(entry.server.display)")
@@ -297,12 +307,17 @@ public final class Keyshelf {
     /// left unchanged and reported as nil. `oauth` (the git helper's, nil
     /// elsewhere) replaces the item's OAuth attributes; a change that only
     /// rotates an OAuth token needs no consent (`OAuthAttributes.rotates`).
+    /// An account that signs in with Apple in either store is left as it is
+    /// in both (`.unchanged`): no password is saved for it anywhere.
     /// - Throws: `errSecParam` (empty account), vault errors.
     @discardableResult
     public func save(server: ServerName, account: String, password: Secret, oauth: OAuthAttributes? = nil) throws -> SaveResult {
         let now = Date()
         return try mutate { items, consent in
             var result = SaveResult()
+            if Self.hasAppleAccount(account, at: server, in: items.local) || Self.hasAppleAccount(account, at: server, in: items.shared) {
+                return SaveResult(local: .unchanged, shared: .unchanged)
+            }
             var local = LocalStore(items: items.local)
             do {
                 result.local = try Self.upsertLocal(&local, server: server, account: account, password: password, comment: nil,
@@ -390,10 +405,11 @@ public final class Keyshelf {
         return try body(&local)
     }
 
-    private func localLookup(server: ServerName, account: String?) throws -> CredentialRecord? {
+    private func localLookup(server: ServerName, account: String?, passwordsOnly: Bool) throws -> CredentialRecord? {
         let store = LocalStore(items: snapshot.local)
         let query = ItemQuery.internet(server, account: account)
-        guard let first = (try? store.copyMatching(query))?.min(by: { $0.account < $1.account }) else { return nil }
+        guard let first = (try? store.copyMatching(query))?.filter({ !passwordsOnly || $0.signInWithApple == nil })
+            .min(by: { $0.account < $1.account }) else { return nil }
         let found = try withUserPresence(reason: "use the password for \(InertText.quoted(first.account)) on \(server.display)") { check in
             try store.copyMatching(.item(first.id), limit: .one, returnData: true, userPresence: check)
         }

@@ -83,7 +83,8 @@ public struct SharedWebCredentials: Sendable {
     /// them); `account == nil` every account of the site. For each server
     /// with matches, `consent` is asked once with `.release(server:accounts:)`:
     /// `.approved` releases every listed account, `.chose(account:)` that one,
-    /// `.declined` none. Records are sorted by server, then account.
+    /// `.declined` none. Records are sorted by server, then account. Sign in
+    /// with Apple accounts have no password and are not part of a request.
     /// - Returns: the released records; empty (not an error) when nothing matches.
     /// - Throws: `errSecUserCanceled` when there were matches but every
     ///   release was declined; the message names the accounts and server.
@@ -93,7 +94,7 @@ public struct SharedWebCredentials: Sendable {
             query = .internet(server, account: account)
         }
         var byServer: [ServerName: [Item]] = [:]
-        for index in items.indices(inPlace: query.matches) {
+        for index in items.indices(inPlace: query.matches) where items[index].signInWithApple == nil {
             guard let name = items[index].serverName else { continue }
             byServer[name, default: []].append(items[index])
         }

@@ -37,7 +37,8 @@ public final class KeyshelfShelf: Shelf {
                 records.append(ShelfEntry(id: entries[i].id, server: server, port: port, serverWithPort: title,
                                           account: entries[i].account, store: entries[i].store, creationDate: entries[i].creationDate,
                                           modificationDate: entries[i].modificationDate, comment: entries[i].comment,
-                                          requiresUserPresence: entries[i].accessControl == .userPresence))
+                                          requiresUserPresence: entries[i].accessControl == .userPresence,
+                                          signInWithApple: entries[i].signInWithApple))
             }
         }
         return records

@@ -48,11 +48,17 @@ extension ShelfApp {
     func editCredential() {
         guard let record = selectedRecord else { return setStatus("Select an account to edit.", error: true) }
         let secret = SecretField()
+        // A Sign in with Apple account has no password: no password field, no generator.
+        let apple = record.signInWithApple != nil
+        let passwordFields = apple ? [] : [
+            Form.Field(label: "Password", input: .secret(secret), hint: "empty keeps the saved one · Ctrl-G generates"),
+        ]
+        let notesField = apple ? 1 : 2
         let form = Form(title: "Edit \(record.account) · \(record.serverWithPort)", fields: [
             Form.Field(label: "Account", input: .text(TextField(record.account))),
-            Form.Field(label: "Password", input: .secret(secret), hint: "empty keeps the saved one · Ctrl-G generates"),
+        ] + passwordFields + [
             Form.Field(label: "Notes", input: .text(TextField(record.comment))),
-        ], generatorField: 1)
+        ], generatorField: apple ? nil : 1)
         run(form, generatorServer: { record.serverWithPort }) {
             let account = form.text(at: 0)?.trimmingCharacters(in: .whitespaces) ?? ""
             form.fields[0].error = account.isEmpty ? "The account cannot be empty" : nil
@@ -62,7 +68,7 @@ extension ShelfApp {
             }
             do {
                 try shelf.update(record, account: account, password: secret.isEmpty ? nil : secret.secret(),
-                                 comment: form.text(at: 2) ?? "", prompts: self)
+                                 comment: form.text(at: notesField) ?? "", prompts: self)
             } catch let declined as ConsentDeclined {
                 setStatus(declined.description)
                 return nil
@@ -128,7 +134,9 @@ extension ShelfApp {
             if let record = try shelf.login(server: domain.title, prompts: self) {
                 reload(select: record.id)
                 pane = .accounts
-                setStatus("Login for \(domain.title): use \(record.account) (c copies the password).")
+                setStatus(record.signInWithApple != nil
+                    ? "Login for \(domain.title): \(record.account) signs in with Apple (no password)."
+                    : "Login for \(domain.title): use \(record.account) (c copies the password).")
             } else {
                 setStatus("No credential chosen for \(domain.title).")
             }

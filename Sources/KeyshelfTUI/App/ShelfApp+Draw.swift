@@ -121,10 +121,15 @@ extension ShelfApp {
             let nameWidth = inner - 8
             // "!" marks an account with an audit finding (the `S` view says why).
             let badge = findingIDs.contains(record.id) ? "!" : " "
-            // "otp": the account has a one-time-code secret (the detail shows the code).
-            let otpWidth = hasOneTimeCode(record.id) ? 4 : 0
-            screen.putPadded(badge + record.account, row: row, column: left + 1, width: nameWidth - otpWidth, role: role)
-            if otpWidth > 0 { screen.putPadded(" otp", row: row, column: left + 1 + nameWidth - otpWidth, width: otpWidth, role: selected ? role : .accent) }
+            // A trailing badge: "Apple" for Sign in with Apple, else "otp" for an
+            // account with a one-time-code secret (the detail shows the code).
+            let apple = AppleBadge.text(record)
+            let trailing = apple.isEmpty ? (hasOneTimeCode(record.id) ? " otp" : "") : apple
+            let trailingWidth = trailing.isEmpty ? 0 : min(TerminalText.columns(trailing), max(0, nameWidth - 4))
+            screen.putPadded(badge + record.account, row: row, column: left + 1, width: nameWidth - trailingWidth, role: role)
+            if trailingWidth > 0 {
+                screen.put(trailing, row: row, column: left + 1 + nameWidth - trailingWidth, role: selected ? role : .accent, width: trailingWidth)
+            }
             screen.putPadded(" " + tag + " ", row: row, column: left + 1 + nameWidth, width: 8,
                              role: selected ? role : (record.store == .local ? .badgeLocal : .badgeShared))
         }
@@ -142,7 +147,9 @@ extension ShelfApp {
         var lines: [(String, String, Role)] = []
         lines.append(("Account", record.account, .normal))
         lines.append(("Server", record.serverWithPort, .normal))
-        if let revealed, revealed.id == record.id {
+        if let apple = record.signInWithApple {
+            lines += AppleBadge.detail(apple, account: record.account, width: valueWidth)
+        } else if let revealed, revealed.id == record.id {
             lines.append(("Password", revealed.password.unsafeString() ?? "(not UTF-8 text)", .accent))
         } else {
             lines.append(("Password", "••••••••••••   r reveal · c copy", .dim))

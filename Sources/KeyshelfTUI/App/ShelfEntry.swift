@@ -21,11 +21,14 @@ public struct ShelfEntry: Equatable, Sendable, Identifiable {
     public var comment: String
     /// `accessControl == .userPresence`: reveal asks the master password again.
     public var requiresUserPresence: Bool
+    /// Set for an account that signs in with Apple (no password; DESIGN §13).
+    public var signInWithApple: AppleSignIn?
 
     /// - Parameter serverWithPort: the title when the caller already has it
     ///   (shared between the accounts of one server); computed when nil.
     public init(id: UUID = UUID(), server: String, port: Int? = nil, serverWithPort: String? = nil, account: String, store: Store,
-                creationDate: Date = Date(), modificationDate: Date? = nil, comment: String = "", requiresUserPresence: Bool = false) {
+                creationDate: Date = Date(), modificationDate: Date? = nil, comment: String = "", requiresUserPresence: Bool = false,
+                signInWithApple: AppleSignIn? = nil) {
         self.id = id
         self.server = server
         self.port = port
@@ -36,6 +39,7 @@ public struct ShelfEntry: Equatable, Sendable, Identifiable {
         self.modificationDate = modificationDate ?? creationDate
         self.comment = comment
         self.requiresUserPresence = requiresUserPresence
+        self.signInWithApple = signInWithApple
     }
 
     /// `server` or `server:port`; an IPv6 literal gets brackets.

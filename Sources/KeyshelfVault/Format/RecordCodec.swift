@@ -20,6 +20,8 @@ enum RecordCodec {
         case creationDate, modificationDate, accessible, accessControl
         case synchronizable, password, isDeleted
         case passwordExpiryUTC, oauthRefreshToken, ignoredFindings
+        // Sign in with Apple (docs/sign-in-with-apple.md).
+        case signInWithApple = 36, appleForwardingAddress, appleSignInDate, appleTeamID
     }
 
     /// Decoding failed: the payload authenticated but does not parse.
@@ -102,6 +104,11 @@ enum RecordCodec {
             n += 1 + varintByteCount(UInt64(count)) + count
         }
         if !item.pointee.ignoredFindings.isEmpty { n += 3 }
+        if item.pointee.signInWithApple != nil {
+            n += 3 + (1 + 1 + 8)                           // flags, date
+            n += stringFieldByteCount(&item.pointee.signInWithApple!.forwardingAddress)
+        }
+        n += stringFieldByteCount(&item.pointee.appleTeamID)
         return n
     }
 
@@ -150,6 +157,12 @@ enum RecordCodec {
             w.bytes(token)
         }
         if !item.pointee.ignoredFindings.isEmpty { w.byteField(.ignoredFindings, item.pointee.ignoredFindings.rawValue) }
+        if item.pointee.signInWithApple != nil {
+            w.byteField(.signInWithApple, item.pointee.signInWithApple!.hidesEmail ? 1 : 0)
+            w.string(.appleForwardingAddress, &item.pointee.signInWithApple!.forwardingAddress)
+            w.date(.appleSignInDate, item.pointee.signInWithApple!.since)
+        }
+        w.string(.appleTeamID, &item.pointee.appleTeamID)
         return (passwordRange, tokenRange)
     }
 
@@ -261,6 +274,8 @@ enum RecordCodec {
     private static func decodeRecord(_ r: inout Reader, into item: UnsafeMutablePointer<Item>, storage: SecureBytes) throws {
         let end = r.end
         var sawID = false, sawClass = false
+        // The Apple fields may come in any order; they make an `AppleSignIn` only with tag 36.
+        var appleFlags: UInt8?, forwardingAddress = "", appleSince = Date(timeIntervalSinceReferenceDate: 0)
 
         while r.offset < end {
             let rawTag = try r.byte()
@@ -309,7 +324,14 @@ enum RecordCodec {
                 item.pointee.passwordExpiryUTC = try sub.varint()
             case .oauthRefreshToken: item.pointee.oauthRefreshToken = Secret(storage: storage, range: range)
             case .ignoredFindings: item.pointee.ignoredFindings = AuditProblems(rawValue: try r.single(range))
+            case .signInWithApple: appleFlags = try r.single(range)
+            case .appleForwardingAddress: forwardingAddress = try r.string(range)
+            case .appleSignInDate: appleSince = try r.date(range)
+            case .appleTeamID: item.pointee.appleTeamID = try r.string(range)
             }
+        }
+        if let appleFlags {
+            item.pointee.signInWithApple = AppleSignIn(hidesEmail: appleFlags & 1 != 0, forwardingAddress: forwardingAddress, since: appleSince)
         }
         guard r.offset == end else { throw DecodeError(reason: "record length mismatch") }
         guard sawID, sawClass else { throw DecodeError(reason: "record without id or class") }

@@ -1,0 +1,86 @@
+import Foundation
+import KeyshelfCrypto
+import KeyshelfVault
+
+/// Accounts created with Sign in with Apple (DESIGN §13, docs/sign-in-with-apple.md):
+/// internet items without a password whose `signInWithApple` is set. They are
+/// listed and returned by the login flow like password accounts; nothing
+/// releases, audits, generates or sends a password for them.
+extension Keyshelf {
+    /// Where Apple lets the user manage the apps that use Sign in with Apple (REFERENCE).
+    public static let appleManagementHint = "manage in Apple Account → Sign-In & Security"
+
+    /// `keyshelf add SERVER ACCOUNT --sign-in-with-apple`: saves `account` at
+    /// `server` in `store` as a Sign in with Apple account.
+    ///
+    /// - Parameters:
+    ///   - hidesEmail: the user chose Hide My Email; nil: true exactly when
+    ///     `account` is a relay address (`AppleSignIn.isRelayAddress`).
+    ///   - forwardingAddress: the real address a relay forwards to; empty when not given.
+    ///   - since: when the account was created (the first sign-in); nil: now.
+    ///   - label: `kSecAttrLabel`.
+    /// - Throws: `errSecDuplicateItem` when the store already holds `account`
+    ///   at `server` (with a password or not); `errSecParam` for an empty
+    ///   account, or a forwarding address for an e-mail that is not hidden; vault errors.
+    public func addAppleAccount(
+        server: ServerName, account: String, to store: Store, hidesEmail: Bool? = nil,
+        forwardingAddress: String = "", since: Date? = nil, label: String = ""
+    ) throws {
+        let now = Date()
+        let hidden = hidesEmail ?? AppleSignIn.isRelayAddress(account)
+        guard forwardingAddress.isEmpty || hidden else {
+            throw KeychainError.param("a forwarding address belongs to a hidden (relay) e-mail; \(InertText.quoted(account)) is not one (add --hidden-email if it is)")
+        }
+        let item = Item(
+            itemClass: .internetPassword, account: account, server: server.host, protocol: server.scheme, port: server.port,
+            label: label, synchronizable: store == .shared, password: nil,
+            signInWithApple: AppleSignIn(hidesEmail: hidden, forwardingAddress: forwardingAddress, since: since ?? now))
+        try mutate { items, _ in
+            try Self.editing(store, of: &items) { try $0.add(item, now: now) }
+        }
+    }
+
+    /// The error `get` gives when the only matches are Sign in with Apple
+    /// accounts: not found, saying there is no password to release; nil when none matches.
+    func noPasswordToRelease(server: ServerName, account: String?, in filter: StoreFilter) -> KeychainError? {
+        let query = ItemQuery.internet(server, account: account)
+        for store in filter.stores {
+            if let apple = snapshot[store].first(where: { $0.signInWithApple != nil && query.matches($0) }) {
+                return Self.signsInWithApple(apple.account, server)
+            }
+        }
+        return nil
+    }
+
+    /// Login-flow step 2 for Sign in with Apple: the first (by account)
+    /// shared Apple account matching, when no shared password record does (a
+    /// password record asks the release consent instead). Its record holds no
+    /// secret, so no consent is asked; `list` shows the same.
+    func sharedAppleAccount(server: ServerName, account: String?) -> CredentialRecord? {
+        let query = ItemQuery.internet(server, account: account)
+        let matches = snapshot.shared.filter(query.matches)
+        guard !matches.contains(where: { $0.signInWithApple == nil }),
+              let first = matches.min(by: { $0.account < $1.account }) else { return nil }
+        var record = CredentialRecord(server: server, account: first.account, password: nil, store: .shared)
+        record.signInWith = .apple
+        return record
+    }
+
+    /// "… signs in with Apple: there is no password to release" (`errSecItemNotFound`).
+    static func signsInWithApple(_ account: String, _ server: ServerName) -> KeychainError {
+        KeychainError.notFound("\(InertText.quoted(account)) on \(server.display) signs in with Apple: there is no password to release (\(appleManagementHint))")
+    }
+
+    /// Whether `items` hold `account` at `server` as a Sign in with Apple account.
+    static func hasAppleAccount(_ account: String, at server: ServerName, in items: [Item]) -> Bool {
+        let query = ItemQuery.internet(server, account: account)
+        return items.contains { $0.signInWithApple != nil && query.matches($0) }
+    }
+
+    /// Refuses to save a password for a Sign in with Apple account.
+    /// - Throws: `errSecDuplicateItem` naming the account and what to do.
+    static func refusePassword(onAppleAccount account: String, at server: ServerName, in items: [Item]) throws {
+        guard hasAppleAccount(account, at: server, in: items) else { return }
+        throw KeychainError.duplicate("\(InertText.quoted(account)) on \(server.display) is saved as a Sign in with Apple account, which has no password; remove it first (keyshelf rm) to save a password")
+    }
+}
