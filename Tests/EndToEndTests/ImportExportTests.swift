@@ -189,3 +189,42 @@ import Testing
         #expect(result.stdout.hasPrefix("usage: keyshelf \(command)"))
     }
 }
+
+/// `export -` and `--format bitwarden|bitwarden-json` through the real binary (issue 17 items 3, 5).
+@Suite struct ExportFormatTests {
+    @Test func dashWritesToStandardOutputNotAFileNamedDash() throws {
+        let vault = try TestVault()
+        try vault.add("example.com", "alice", password: "pa\"ss")
+        let result = try vault.run(["export", "-", "--format", "bitwarden-json", "--yes"])
+        #expect(result.status == 0, "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: vault.root.appendingPathComponent("-").path))
+        let json = try #require(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let items = try #require(json["items"] as? [[String: Any]])
+        #expect((items.first?["login"] as? [String: Any])?["password"] as? String == "pa\"ss")
+        #expect(result.stderr.contains("NOT encrypted"))
+        #expect(result.stderr.contains("exported 1 password(s) as Bitwarden JSON to standard output"), "\(result)")
+    }
+
+    @Test func chromeSaysOneTimeSecretsAreLeftOutAndBitwardenKeepsThem() throws {
+        let vault = try TestVault()
+        try vault.add("example.com", "alice", password: "pw")
+        #expect(try vault.run(["otp", "set", "example.com", "alice"], stdin: "JBSWY3DPEHPK3PXP\n").status == 0)
+        let chrome = try vault.run(["export", "-", "--yes"])
+        #expect(chrome.stderr.contains("1 one-time-password secret(s) have no column in this format"), "\(chrome)")
+        let csv = try vault.run(["export", "-", "--format", "bitwarden", "--yes"])
+        #expect(csv.status == 0, "\(csv)")
+        #expect(csv.stdout.contains("JBSWY3DPEHPK3PXP"))
+        #expect(!csv.stderr.contains("one-time-password"))
+        let bad = try vault.run(["export", "-", "--format", "excel"])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("--format expects chrome, bitwarden, bitwarden-json"))
+    }
+
+    @Test func declinedExportToStandardOutputPrintsNoPassword() throws {
+        let vault = try TestVault()
+        try vault.add("example.com", "alice", password: "secret-pw")
+        let result = try vault.run(["export", "-"])
+        #expect(result.status == 4, "\(result)")
+        #expect(!result.stdout.contains("secret-pw"))
+    }
+}

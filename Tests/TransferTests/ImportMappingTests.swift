@@ -83,17 +83,19 @@ import KeyshelfVault
 
     @Test func bitwardenKeepsLoginsAndTOTPAndSkipsNotesCardsAndApps() throws {
         let plan = try plan("bitwarden.csv")
-        #expect(plan.additions.map(\.server.host) == ["example.com", "mail.example.org", "totp.example"])
+        // Issue 17: the second URI of a row is a second server of the account, not dropped.
+        #expect(plan.additions.map(\.server.host) == ["example.com", "mail.example.org", "webmail.example.org", "totp.example"])
         #expect(reasons(plan.skipped) == [
             4: "Bitwarden note item, not a web login",
             5: "Bitwarden card item, not a web login",
             6: "Android app entry (androidapp://…), not a web login",
         ])
-        #expect(plan.source.ignoredColumns == ["folder", "favorite", "fields", "reprompt"])
+        #expect(plan.source.ignoredColumns == ["favorite", "fields", "reprompt"])
         #expect(plan.additions[0].otpauth == "otpauth://totp/Example:alice?secret=JBSWY3DPEHPK3PXP&issuer=Example")
         #expect(plan.additions[0].comment == "notes, with comma")
-        #expect(plan.additions[1].label == "Mail")
-        #expect(plan.additions[2].otpauth == "otpauth://totp/totp.example%3Adave?secret=JBSWY3DPEHPK3PXP&issuer=totp.example")
+        #expect(plan.additions[1].label == "Work/Mail")
+        #expect(plan.additions[2].label == "Work/Mail")
+        #expect(plan.additions[3].otpauth == "otpauth://totp/totp.example%3Adave?secret=JBSWY3DPEHPK3PXP&issuer=totp.example")
     }
 
     @Test func keepassxcEntryWithoutURLFailsWithItsLine() throws {
@@ -103,7 +105,8 @@ import KeyshelfVault
         #expect(plan.additions[0].otpauth.hasPrefix("otpauth://totp/Example:alice?"))
         #expect(reasons(plan.failed) == [3: "no URL (server)"])
         #expect(plan.failed.map(\.position.line) == [4])
-        #expect(plan.source.ignoredColumns == ["Group", "Icon", "Last Modified", "Created"])
+        #expect(plan.source.ignoredColumns == ["Icon", "Last Modified", "Created"])
+        #expect(plan.additions[0].label == "Example", "the root group is not a folder")
     }
 
     @Test func safariAnd1PasswordKeepOTPAuthAndNotes() throws {
@@ -124,7 +127,8 @@ import KeyshelfVault
         #expect(plan.additions.map(\.server.display) == ["example.com", "www.example.net:8443"])
         #expect(plan.additions[1].comment == "some note")
         #expect(reasons(plan.skipped) == [3: "LastPass secure note, not a web login"])
-        #expect(plan.source.ignoredColumns == ["grouping", "fav"])
+        #expect(plan.source.ignoredColumns == ["fav"])
+        #expect(plan.additions[0].label == "Social/Example")
     }
 
     @Test func unknownHeaderIsRefusedUnlessAFormatIsChosen() throws {
@@ -165,6 +169,6 @@ import KeyshelfVault
         ("a.example.com/sign-in", "/sign-in"),
     ])
     func theURLPathIsKeptWithoutQueryOrFragment(url: String, path: String) {
-        #expect(RowMapper.path(of: url) == path)
+        #expect(EntryMapper.path(of: url) == path)
     }
 }

@@ -19,11 +19,11 @@ import KeyshelfVault
         try withVault { session, directory in
             let plan = try Importer.plan(path: FixtureFiles.path("bitwarden.csv"), format: nil, store: .shared, session: session)
             let report = try Importer.commit(plan, session: session, consent: DeclineAll())
-            #expect(report.summary == "imported 3, updated 0, skipped 3, failed 0")
+            #expect(report.summary == "imported 4, updated 0, skipped 3, failed 0")
             let reopened = try directory.unlock(password: Secret(utf8: "pw"))
             let contents = try reopened.contents()
             #expect(contents.local.isEmpty)
-            #expect(Set(contents.shared.map(\.server)) == ["example.com", "mail.example.org", "totp.example"])
+            #expect(Set(contents.shared.map(\.server)) == ["example.com", "mail.example.org", "webmail.example.org", "totp.example"])
             #expect(contents.shared.first { $0.server == "example.com" }?.otpauth.hasPrefix("otpauth://totp/") == true)
         }
     }

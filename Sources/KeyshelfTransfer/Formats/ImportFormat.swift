@@ -34,6 +34,8 @@ public enum ImportFormat: String, Sendable, CaseIterable, Codable {
     /// The meaning of a column for keyshelf.
     public enum Role: Sendable, Equatable {
         case title, url, account, password, notes, otpauth
+        /// Folder or group (Bitwarden `folder`, KeePassXC `Group`, LastPass `grouping`), kept in the label.
+        case folder
         /// Bitwarden's item type (`login`, `note`, `card`, `identity`).
         case itemType
     }
@@ -49,11 +51,11 @@ public enum ImportFormat: String, Sendable, CaseIterable, Codable {
              ("formactionorigin", nil), ("guid", nil), ("timecreated", nil), ("timelastused", nil),
              ("timepasswordchanged", nil)]
         case .bitwarden:
-            [("folder", nil), ("favorite", nil), ("type", .itemType), ("name", .title), ("notes", .notes),
+            [("folder", .folder), ("favorite", nil), ("type", .itemType), ("name", .title), ("notes", .notes),
              ("fields", nil), ("reprompt", nil), ("login_uri", .url), ("login_username", .account),
              ("login_password", .password), ("login_totp", .otpauth)]
         case .keepassxc:
-            [("group", nil), ("title", .title), ("username", .account), ("password", .password), ("url", .url),
+            [("group", .folder), ("title", .title), ("username", .account), ("password", .password), ("url", .url),
              ("notes", .notes), ("totp", .otpauth), ("icon", nil), ("last modified", nil), ("created", nil)]
         case .safari:
             [("title", .title), ("url", .url), ("username", .account), ("password", .password),
@@ -63,7 +65,7 @@ public enum ImportFormat: String, Sendable, CaseIterable, Codable {
              ("otpauth", .otpauth), ("favorite", nil), ("archived", nil), ("tags", nil), ("notes", .notes)]
         case .lastpass:
             [("url", .url), ("username", .account), ("password", .password), ("extra", .notes),
-             ("name", .title), ("grouping", nil), ("fav", nil), ("totp", .otpauth)]
+             ("name", .title), ("grouping", .folder), ("fav", nil), ("totp", .otpauth)]
         }
     }
 

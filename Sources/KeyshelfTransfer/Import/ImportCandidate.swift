@@ -1,3 +1,4 @@
+import Foundation
 import KeyshelfCredentials
 import KeyshelfCrypto
 
@@ -20,6 +21,8 @@ public struct ImportCandidate: Sendable {
     public let comment: String
     /// An `otpauth://` URI from the TOTP column, or "".
     public let otpauth: String
+    /// When the source says the login was created; nil when it does not (the import's time is used).
+    public var creationDate: Date? = nil
 }
 
 /// Where a row sits in the file.

@@ -136,7 +136,7 @@ public struct ImportPlan: Sendable {
         Item(id: id, itemClass: .internetPassword, account: candidate.account,
              server: candidate.server.host, protocol: candidate.server.scheme, port: candidate.server.port,
              path: candidate.path, label: candidate.label, comment: candidate.comment, otpauth: candidate.otpauth,
-             creationDate: now, modificationDate: now, accessible: .whenUnlocked,
+             creationDate: candidate.creationDate ?? now, modificationDate: now, accessible: .whenUnlocked,
              synchronizable: store == .shared, password: candidate.password)
     }
 }

@@ -34,23 +34,36 @@ public struct ImportSource: Sendable {
         }
         let columns = try ColumnMap(header: table.header, format: chosen, path: path)
         let mapper = RowMapper(table: table, columns: columns)
+        self.init(path: path, format: chosen, ignoredColumns: columns.ignoredColumns, rowCount: table.rows.count,
+                  outcomes: table.rows.map(mapper.map))
+    }
+
+    /// Collects what a reader made of each record of a source with `rowCount` records.
+    init(path: String, format: ImportFormat, ignoredColumns: [String] = [], rowCount: Int, outcomes: [EntryOutcome]) {
         var candidates: [ImportCandidate] = []
         var skipped: [ReportedRow] = []
         var failed: [ReportedRow] = []
         var notes: [ReportedRow] = []
-        for row in table.rows {
-            switch mapper.map(row) {
-            case .candidate(let candidate, let note):
-                candidates.append(candidate)
-                if let note { notes.append(note) }
+        for outcome in outcomes {
+            switch outcome {
+            case .entry(let entry):
+                for mapped in EntryMapper.map(entry) {
+                    switch mapped {
+                    case .candidate(let candidate, let note):
+                        candidates.append(candidate)
+                        if let note { notes.append(note) }
+                    case .skipped(let reported): skipped.append(reported)
+                    case .failed(let reported): failed.append(reported)
+                    }
+                }
             case .skipped(let reported): skipped.append(reported)
             case .failed(let reported): failed.append(reported)
             }
         }
         self.path = path
-        self.format = chosen
-        self.ignoredColumns = columns.ignoredColumns
-        self.rowCount = table.rows.count
+        self.format = format
+        self.ignoredColumns = ignoredColumns
+        self.rowCount = rowCount
         self.candidates = candidates
         self.skipped = skipped
         self.failed = failed

@@ -1,18 +1,16 @@
-import CCSV
 import Glibc
 import KeyshelfCredentials
 import KeyshelfCrypto
 import KeyshelfVault
 
-/// Writes internet passwords as a Chrome password CSV
-/// (`name,url,username,password,note`, DESIGN §9), the format most password
-/// managers and browsers import (issue 5, item 6).
+/// Writes internet passwords as Chrome CSV, Bitwarden CSV or Bitwarden JSON
+/// (`ExportFormat`, DESIGN §9, issue 5 item 6, issue 17 item 5).
 ///
-/// The file is created with `O_CREAT | O_EXCL` and mode 0600, so it is never
+/// A file is created with `O_CREAT | O_EXCL` and mode 0600, so it is never
 /// readable by others, not even for a moment, and an existing file is never
-/// overwritten. Every field is quoted by libcsv's `csv_write`. The content is
-/// assembled in sodium memory; the file itself is **not encrypted**.
-public enum ChromeExport {
+/// overwritten; `-` writes to standard output. The content is assembled in
+/// sodium memory; the output itself is **not encrypted**.
+public enum PasswordExport {
     /// The plain warning to show (and have confirmed) before exporting.
     ///
     /// Values are written exactly, so a field starting with `=`, `+`, `-` or
@@ -24,9 +22,6 @@ public enum ChromeExport {
             + "The file is for importing into a password manager or browser: do not open it in a spreadsheet, "
             + "which can run a field starting with =, +, - or @ as a formula."
     }
-
-    /// The Chrome header line's columns.
-    public static let header = ["name", "url", "username", "password", "note"]
 
     /// The items an export of `items` writes: live internet passwords with a
     /// password, once per `(server, scheme, port, account)`, in order, except
@@ -46,7 +41,7 @@ public enum ChromeExport {
     /// fields hold no NUL. Items saved before add refused such passwords may not.
     static func isWritable(_ item: Item) -> Bool {
         guard let password = item.password, PasswordText.isValid(password) else { return false }
-        return ![item.label, item.account, item.comment, item.path].contains { $0.utf8.contains(0) }
+        return ![item.label, item.account, item.comment, item.path, item.otpauth].contains { $0.utf8.contains(0) }
     }
 
     /// `exportable(items)`, how many items with another password it left out,
@@ -75,9 +70,9 @@ public enum ChromeExport {
     public struct Summary: Sendable, Equatable {
         /// Rows written (items), excluding the header.
         public let written: Int
-        /// Items left out because Chrome's format cannot hold them (generic passwords).
+        /// Items left out because the format cannot hold them (generic passwords).
         public let notExportable: Int
-        /// Exported items whose `otpauth://` secret has no column in Chrome's format.
+        /// Exported items whose `otpauth://` secret has no column in the format (Chrome's).
         public let otpauthLeftOut: Int
         /// Items left out because an earlier item (the local store's) has the
         /// same server, scheme, port and account but another password.
@@ -96,14 +91,36 @@ public enum ChromeExport {
         }
     }
 
-    /// Writes `exportable(items)` to a new file at `path` (mode 0600); pass
-    /// the local store's items first (see `exportable`).
-    /// - Throws: `TransferError.unwritable` when the file exists or cannot be
-    ///   created or written; a partly written file is removed.
+    /// Writes `exportable(items)` in `format` to a new file at `path` (mode 0600).
+    /// - Throws: as `write(_:to:format:)`.
     @discardableResult
-    public static func write(_ items: [Item], to path: String) throws -> Summary {
+    public static func write(_ items: [Item], to path: String, format: ExportFormat = .chrome) throws -> Summary {
+        try write(items, to: .file(path), format: format)
+    }
+
+    /// Writes `exportable(items)` in `format` to `destination`; pass the local
+    /// store's items first (see `exportable`).
+    /// - Throws: `TransferError.unwritable` when the file exists or cannot be
+    ///   created or written (a partly written file is removed), or standard output fails.
+    @discardableResult
+    public static func write(_ items: [Item], to destination: ExportDestination, format: ExportFormat) throws -> Summary {
         let (rows, shadowed, unwritable) = selection(items)
-        let content = render(rows)
+        let content: SecureBytes = switch format {
+        case .chrome: CSVExport.render(rows, columns: CSVExport.chrome)
+        case .bitwarden: CSVExport.render(rows, columns: CSVExport.bitwarden)
+        case .bitwardenJSON: BitwardenJSONExport.render(rows)
+        }
+        switch destination {
+        case .file(let path): try writeNewFile(content, path: path)
+        case .standardOutput: try writeAll(content, fd: 1, name: destination.name)
+        }
+        let generic = items.filter { !$0.isDeleted && $0.itemClass == .genericPassword }.count
+        let otpLeftOut = format.carriesOneTimeSecrets ? 0 : rows.filter { !$0.otpauth.isEmpty }.count
+        return Summary(written: rows.count, notExportable: generic, otpauthLeftOut: otpLeftOut,
+                       shadowed: shadowed, unwritable: unwritable)
+    }
+
+    private static func writeNewFile(_ content: SecureBytes, path: String) throws {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             let reason = errno == EEXIST ? "the file already exists; choose a new name" : String(cString: strerror(errno))
@@ -112,73 +129,39 @@ public enum ChromeExport {
         do {
             defer { close(fd) }
             guard fchmod(fd, 0o600) == 0 else { throw TransferError.unwritable(path: path, reason: String(cString: strerror(errno))) }
-            try content.withUnsafeBytes { bytes in
-                var done = 0
-                while done < bytes.count {
-                    let n = Glibc.write(fd, bytes.baseAddress! + done, bytes.count - done)
-                    if n < 0 {
-                        if errno == EINTR { continue }
-                        throw TransferError.unwritable(path: path, reason: String(cString: strerror(errno)))
-                    }
-                    done += n
-                }
-            }
+            try writeAll(content, fd: fd, name: path)
             guard fsync(fd) == 0 else { throw TransferError.unwritable(path: path, reason: String(cString: strerror(errno))) }
         } catch {
             unlink(path)
             throw error
         }
-        let generic = items.filter { !$0.isDeleted && $0.itemClass == .genericPassword }.count
-        return Summary(written: rows.count, notExportable: generic, otpauthLeftOut: rows.filter { !$0.otpauth.isEmpty }.count,
-                       shadowed: shadowed, unwritable: unwritable)
     }
 
-    /// The CSV text of `rows` (header first, LF line ends) in sodium memory.
-    static func render(_ rows: [Item]) -> SecureBytes {
-        let records: [[Field]] = [header.map { .text($0) }] + rows.map { item in
-            let server = ServerName(host: item.server, port: item.port, scheme: item.protocol)
-            return [.text(item.label.isEmpty ? server.display : item.label), .text(url(item, server)),
-                    .text(item.account), .secret(item.password!), .text(item.comment)]
-        }
-        var size = 0
-        for record in records {
-            for field in record { size += field.withBytes { csv_write(nil, 0, $0.baseAddress, $0.count) } }
-            size += record.count
-        }
-        let out = SecureBytes(byteCount: size)
-        out.withUnsafeMutableBytes { buffer in
-            var at = 0
-            for record in records {
-                for (i, field) in record.enumerated() {
-                    at += field.withBytes { csv_write(buffer.baseAddress! + at, size - at, $0.baseAddress, $0.count) }
-                    buffer[at] = i == record.count - 1 ? 0x0A : 0x2C
-                    at += 1
+    private static func writeAll(_ content: SecureBytes, fd: Int32, name: String) throws {
+        try content.withUnsafeBytes { bytes in
+            var done = 0
+            while done < bytes.count {
+                let n = Glibc.write(fd, bytes.baseAddress! + done, bytes.count - done)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw TransferError.unwritable(path: name, reason: String(cString: strerror(errno)))
                 }
+                done += n
             }
         }
-        return out
     }
 
     /// `scheme://host[:port]/path`, host in A-label form (IPv6 in brackets).
-    static func url(_ item: Item, _ server: ServerName) -> String {
+    static func url(_ item: Item) -> String {
+        let server = ServerName(host: item.server, port: item.port, scheme: item.protocol)
         let host = server.isIPv6 ? "[\(server.host)]" : server.host
         let port = server.port == 0 ? "" : ":\(server.port)"
         let path = item.path.isEmpty ? "/" : (item.path.hasPrefix("/") ? item.path : "/" + item.path)
         return "\(server.scheme)://\(host)\(port)\(path)"
     }
 
-    private enum Field {
-        case text(String)
-        case secret(Secret)
-
-        func withBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
-            switch self {
-            case .text(let string):
-                var copy = string
-                return copy.withUTF8 { body(UnsafeRawBufferPointer($0)) }
-            case .secret(let secret):
-                return secret.withUnsafeBytes(body)
-            }
-        }
+    /// The item's label, or the server's display form when it has none.
+    static func title(_ item: Item) -> String {
+        item.label.isEmpty ? ServerName(host: item.server, port: item.port, scheme: item.protocol).display : item.label
     }
 }
