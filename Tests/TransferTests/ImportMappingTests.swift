@@ -90,7 +90,8 @@ import KeyshelfVault
             5: "Bitwarden card item, not a web login",
             6: "Android app entry (androidapp://…), not a web login",
         ])
-        #expect(plan.source.ignoredColumns == ["favorite", "fields", "reprompt"])
+        #expect(plan.source.ignoredColumns == ["favorite", "reprompt"])
+        #expect(plan.additions[1].comment == "custom: value", "custom fields are kept in the notes")
         #expect(plan.additions[0].otpauth == "otpauth://totp/Example:alice?secret=JBSWY3DPEHPK3PXP&issuer=Example")
         #expect(plan.additions[0].comment == "notes, with comma")
         #expect(plan.additions[1].label == "Work/Mail")

@@ -2,15 +2,16 @@ import KeyshelfCredentials
 import KeyshelfTransfer
 import KeyshelfVault
 
-/// `keyshelf import FILE [--format …] [--local] [--dry-run] [--yes]`: reads
-/// another password manager's CSV export (docs/import.md, DESIGN §8–§9).
+/// `keyshelf import FILE|- [--format …] [--local] [--dry-run] [--yes]`: reads
+/// another password manager's CSV or Bitwarden JSON export (docs/import.md, DESIGN §8–§9).
 struct ImportCommand: Command {
     static let spec = CommandSpec(
-        name: "import", summary: "import a CSV export of another password manager",
-        positionals: [.init(name: "FILE", help: "the CSV file (never modified)")],
+        name: "import", summary: "import the export of another password manager (CSV, Bitwarden JSON)",
+        positionals: [.init(name: "FILE", help: "the export file (never modified), or - for standard input")],
         options: [
             .value("--format", valueName: "FORMAT",
-                   help: "auto (default: from the header line), chrome, firefox, bitwarden, keepassxc, safari, 1password or lastpass"),
+                   help: "auto (default: recognised by content: Bitwarden JSON, or CSV by its header line), "
+                       + "chrome, firefox, bitwarden, keepassxc, safari, 1password, lastpass (CSV) or bitwarden-json"),
             .flag("--dry-run", help: "print the report and write nothing"),
         ],
         shared: [.localOnly, .yes, .vault, .passwordFD],
@@ -20,11 +21,13 @@ struct ImportCommand: Command {
             password replaces it only after consent (Update Saved Password?, or
             --yes). Rows that are not web logins (Android apps, secure notes,
             cards) and rows without server, user name or password are listed
-            with their row and line numbers. Everything is written at once or
-            not at all.
+            with their row and line numbers: counts first, then failures, then
+            the rows already saved. Everything is written at once or not at all.
+            An encrypted Bitwarden export is refused: export as "JSON", not
+            "JSON (Encrypted)".
             Exit 0 when the file was read, even if rows were skipped; 1, with
             nothing changed, when the file is unreadable, malformed, truncated,
-            not UTF-8 or of an unknown format.
+            not UTF-8, encrypted or of an unknown format.
             """)
 
     var file: String

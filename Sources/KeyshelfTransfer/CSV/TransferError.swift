@@ -26,6 +26,12 @@ public enum TransferError: Error, Equatable, Sendable, CustomStringConvertible {
     case unknownFormat(path: String, header: [String])
     /// The chosen format needs columns that the header lacks.
     case missingColumns(path: String, format: ImportFormat, columns: [String])
+    /// A JSON file that is not valid JSON; `line` is where the parser stopped.
+    case malformedJSON(path: String, line: Int, reason: String)
+    /// An encrypted Bitwarden export: keyshelf reads only the unencrypted one.
+    case encryptedExport(path: String)
+    /// A source keyshelf recognises but cannot read (`what` names it, `hint` says what to do).
+    case unsupportedSource(path: String, what: String, hint: String)
     /// The export file could not be created or written.
     case unwritable(path: String, reason: String)
 
@@ -54,6 +60,13 @@ public enum TransferError: Error, Equatable, Sendable, CustomStringConvertible {
             "\(path): unknown header line \"\(header.joined(separator: ","))\"; choose one with --format"
         case let .missingColumns(path, format, columns):
             "\(path): not a \(format.displayName) export, missing column(s) \(columns.joined(separator: ", "))"
+        case let .malformedJSON(path, line, reason):
+            "\(path) line \(line): malformed JSON (\(reason)); nothing was imported"
+        case let .encryptedExport(path):
+            "\(path) is an encrypted Bitwarden export, which keyshelf cannot read: export again choosing the file format "
+                + "\"JSON\" (not \"JSON (Encrypted)\"), or run `bw export --format json`; nothing was imported"
+        case let .unsupportedSource(path, what, hint):
+            "\(path) is \(what): \(hint); nothing was imported"
         case let .unwritable(path, reason):
             "cannot write \(path): \(reason)"
         }

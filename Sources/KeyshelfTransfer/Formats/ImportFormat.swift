@@ -17,6 +17,14 @@ public enum ImportFormat: String, Sendable, CaseIterable, Codable {
     case onePassword = "1password"
     /// LastPass: `url,username,password,extra,name,grouping,fav`.
     case lastpass
+    /// Bitwarden's unencrypted JSON export (not CSV; `BitwardenJSONReader`).
+    case bitwardenJSON = "bitwarden-json"
+
+    /// The CSV formats, the ones a header line is matched against.
+    public static let csvFormats: [ImportFormat] = [.chrome, .firefox, .bitwarden, .keepassxc, .safari, .onePassword, .lastpass]
+
+    /// Whether the format is a CSV file with a header line.
+    public var isCSV: Bool { Self.csvFormats.contains(self) }
 
     /// The name shown to users.
     public var displayName: String {
@@ -28,6 +36,7 @@ public enum ImportFormat: String, Sendable, CaseIterable, Codable {
         case .safari: "Safari / Apple Passwords"
         case .onePassword: "1Password"
         case .lastpass: "LastPass"
+        case .bitwardenJSON: "Bitwarden JSON"
         }
     }
 
@@ -36,6 +45,8 @@ public enum ImportFormat: String, Sendable, CaseIterable, Codable {
         case title, url, account, password, notes, otpauth
         /// Folder or group (Bitwarden `folder`, KeePassXC `Group`, LastPass `grouping`), kept in the label.
         case folder
+        /// Bitwarden's custom fields (`fields`, `NAME: VALUE` lines), appended to the notes.
+        case fields
         /// Bitwarden's item type (`login`, `note`, `card`, `identity`).
         case itemType
     }
@@ -52,7 +63,7 @@ public enum ImportFormat: String, Sendable, CaseIterable, Codable {
              ("timepasswordchanged", nil)]
         case .bitwarden:
             [("folder", .folder), ("favorite", nil), ("type", .itemType), ("name", .title), ("notes", .notes),
-             ("fields", nil), ("reprompt", nil), ("login_uri", .url), ("login_username", .account),
+             ("fields", .fields), ("reprompt", nil), ("login_uri", .url), ("login_username", .account),
              ("login_password", .password), ("login_totp", .otpauth)]
         case .keepassxc:
             [("group", .folder), ("title", .title), ("username", .account), ("password", .password), ("url", .url),
@@ -66,6 +77,8 @@ public enum ImportFormat: String, Sendable, CaseIterable, Codable {
         case .lastpass:
             [("url", .url), ("username", .account), ("password", .password), ("extra", .notes),
              ("name", .title), ("grouping", .folder), ("fav", nil), ("totp", .otpauth)]
+        case .bitwardenJSON:
+            []
         }
     }
 
@@ -78,6 +91,7 @@ public enum ImportFormat: String, Sendable, CaseIterable, Codable {
         case .keepassxc: ["group", "title", "username", "password", "url"]
         case .safari, .onePassword: ["title", "url", "username", "password"]
         case .lastpass: ["url", "username", "password", "extra"]
+        case .bitwardenJSON: []
         }
     }
 
@@ -89,7 +103,7 @@ public enum ImportFormat: String, Sendable, CaseIterable, Codable {
     public static func detect(header: [String]) -> ImportFormat? {
         let names = Set(header.map { $0.lowercased() })
         var best: (format: ImportFormat, score: Int)?
-        for format in allCases where format.requiredColumns.allSatisfy(names.contains) {
+        for format in csvFormats where format.requiredColumns.allSatisfy(names.contains) {
             let score = format.columns.filter { names.contains($0.name) }.count
             if best == nil || score > best!.score { best = (format, score) }
         }

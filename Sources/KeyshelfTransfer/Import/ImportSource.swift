@@ -17,13 +17,27 @@ public struct ImportSource: Sendable {
     /// Rows that cannot be imported (no password, no server, bad URL, bad field count).
     public let failed: [ReportedRow]
 
-    /// Reads the file at `path` (never modifying it) and maps its rows.
-    /// - Parameter format: the format to read, or nil to detect it from the header line (DESIGN §9).
-    /// - Throws: `TransferError` when the file as a whole is unreadable, not
-    ///   UTF-8, malformed, truncated inside quotes, of an unknown format, or
-    ///   lacks the chosen format's columns.
+    /// Reads the file at `path` (`-`: standard input), never modifying it, and maps its records.
+    /// - Parameter format: the format to read, or nil to recognise it by content
+    ///   (a JSON object is Bitwarden's JSON export; a CSV file by its header line, DESIGN §9).
+    /// - Throws: `TransferError` when the source as a whole is unreadable, not
+    ///   UTF-8, malformed, truncated inside quotes, of an unknown format, lacks
+    ///   the chosen format's columns, or is encrypted.
     public static func read(path: String, format: ImportFormat? = nil) throws -> ImportSource {
-        try ImportSource(table: CSVReader.read(path: path), path: path, format: format)
+        let bytes = try SourceReader.read(path: path)
+        let name = path == "-" ? "standard input" : path
+        let kind = bytes.withUnsafeBytes(SourceReader.kind)
+        switch kind {
+        case .kdbx, .kdb:
+            throw TransferError.unsupportedSource(path: name, what: kind == .kdb ? "a KeePass 1 database (.kdb)" : "a KeePass database (KDBX)",
+                                                  hint: "export it from KeePassXC as CSV (Database > Export > CSV File) and import that")
+        case .json where format == nil || format == .bitwardenJSON:
+            return try bytes.withUnsafeBytes { try BitwardenJSONReader.read($0, path: name) }
+        case .csv where format == .bitwardenJSON:
+            throw TransferError.malformedJSON(path: name, line: 1, reason: "not a JSON object")
+        default:
+            return try ImportSource(table: CSVReader.parse(bytes, path: name), path: name, format: format)
+        }
     }
 
     /// Maps an already parsed `table`; `path` only names the source in errors.

@@ -9,6 +9,7 @@ import KeyshelfCrypto
 /// - Bitwarden items whose type is not `login` and LastPass secure notes
 ///   (`http://sn`) are **skipped**: they are not web logins.
 /// - Bitwarden's `login_uri` may hold several URIs separated by commas: each is one URI.
+/// - Bitwarden's `fields` column (custom fields) is appended to the notes.
 /// - The folder column (Bitwarden `folder`, LastPass `grouping`, KeePassXC
 ///   `Group` without its root group) is kept in the label (`LabelPath`).
 struct RowMapper {
@@ -41,7 +42,15 @@ struct RowMapper {
         return .entry(ImportEntry(
             position: position, uris: uris, account: account,
             password: columns.index(of: .password).map { table.secret(row, $0) } ?? Secret(utf8: ""),
-            title: text(row, .title), folder: folder(row), notes: text(row, .notes), otpauth: text(row, .otpauth)))
+            title: text(row, .title), folder: folder(row), notes: notes(row), otpauth: text(row, .otpauth)))
+    }
+
+    /// The notes column, then Bitwarden's custom fields on lines of their own.
+    private func notes(_ row: CSVTable.Row) -> String {
+        let notes = text(row, .notes)
+        let fields = text(row, .fields).trimmingSpaces()
+        guard !fields.isEmpty else { return notes }
+        return notes.isEmpty ? fields : notes + "\n" + fields
     }
 
     private func folder(_ row: CSVTable.Row) -> String {
