@@ -77,3 +77,64 @@ import Testing
         #expect(names(first) == ["Mail", "Mail"])
     }
 }
+
+/// The CSV traps of issue 17 item 4, through the real binary.
+@Suite struct CSVTrapTests {
+    private func write(_ vault: TestVault, _ name: String, _ data: Data) throws -> String {
+        let url = vault.root.appendingPathComponent(name)
+        try data.write(to: url)
+        return url.path
+    }
+
+    @Test func androidAppEntriesAreKeptAsAppLoginsAndExportToBitwarden() throws {
+        let vault = try TestVault()
+        let csv = "name,url,username,password\nApp,android://c2lnbg==@com.example.app/,carol,app-pw\n"
+        let result = try vault.run(["import", "-"], stdin: csv)
+        #expect(result.stdout.contains("imported 1, updated 0, skipped 0, failed 0"), "\(result)")
+        #expect(try vault.run(["search", "com.example.app"]).stdout.contains("carol"))
+        let json = try vault.run(["export", "-", "--format", "bitwarden-json", "--yes"])
+        #expect(json.stdout.contains("\"uri\":\"androidapp://com.example.app\"}],\"username\":\"carol\",\"password\":\"app-pw\""), "\(json)")
+        let chrome = try vault.run(["export", "-", "--yes"])
+        #expect(chrome.status == 3, "Chrome's format has no place for it: nothing to export")
+    }
+
+    @Test func firefoxEmptyUserNameImportsWithItsRealmInTheNotes() throws {
+        let vault = try TestVault()
+        let csv = "\"url\",\"username\",\"password\",\"httpRealm\",\"formActionOrigin\",\"guid\",\"timeCreated\",\"timeLastUsed\",\"timePasswordChanged\"\n"
+            + "\"https://router.example\",\"\",\"admin-pw\",\"Router Login\",\"\",\"{1}\",\"1\",\"1\",\"1\"\n"
+        let result = try vault.run(["import", "-"], stdin: csv)
+        #expect(result.stdout.contains("imported 1, updated 0, skipped 0, failed 0"), "\(result)")
+        #expect(try vault.run(["get", "router.example", "--yes"]).stdout == "admin-pw\n")
+        #expect(try vault.run(["search", "Router Login"]).stdout.contains("router.example"))
+        let exported = try vault.run(["export", "-", "--yes"])
+        #expect(exported.stdout.contains("\"https://router.example/\",\"\",\"admin-pw\""), "\(exported)")
+    }
+
+    @Test func semicolonsUTF16AndLocalisedHeadersAreRead() throws {
+        let vault = try TestVault()
+        let semicolons = "name;url;username;password\n\"A; B\";https://a.example/;al;\"p;w\"\n"
+        #expect(try vault.run(["import", "-"], stdin: semicolons).stdout.contains("imported 1,"))
+        #expect(try vault.run(["get", "a.example", "al", "--yes"]).stdout == "p;w\n")
+
+        var utf16 = Data([0xFF, 0xFE])
+        utf16.append("name,url,username,password\r\nB,https://bücher.example/,bé,pw-ü\r\n".data(using: .utf16LittleEndian)!)
+        let u = try vault.run(["import", try write(vault, "u16.csv", utf16)])
+        #expect(u.stdout.contains("imported 1,"), "\(u)")
+        #expect(try vault.run(["get", "bücher.example", "bé", "--yes"]).stdout == "pw-ü\n")
+
+        let localised = "Nom(name),Adresse(url),Identifiant(username),Mot de passe(password)\nC,https://c.example/,cl,pw\n"
+        let l = try vault.run(["import", "-"], stdin: localised)
+        #expect(l.stdout.contains("Chrome export, 1 row(s)"), "\(l)")
+    }
+
+    @Test func htmlEscapedValuesAreFlaggedAndKeptAsWritten() throws {
+        let vault = try TestVault()
+        let csv = "url,username,password,extra,name,grouping,fav\nhttps://a.example/,al,p&amp;w,Tom &amp; Jerry,A,Fun,0\n"
+            + "http://sn,,,\"NoteType:Server\",Note,Secure,0\n"
+        let result = try vault.run(["import", "-"], stdin: csv)
+        #expect(result.stdout.contains("the password, notes look(s) HTML-escaped"), "\(result)")
+        #expect(!result.stdout.contains("p&amp;w"))
+        #expect(result.stdout.contains("LastPass secure note, not a web login"))
+        #expect(try vault.run(["get", "a.example", "al", "--yes"]).stdout == "p&amp;w\n")
+    }
+}

@@ -15,7 +15,8 @@ import KeyshelfVault
         let plan = try plan("bitwarden.json")
         #expect(plan.source.format == .bitwardenJSON)
         #expect(plan.source.rowCount == 6)
-        #expect(plan.additions.map(\.server.host) == ["github.com", "gist.github.com", "totp.example"])
+        #expect(plan.additions.map(\.server.host) == ["github.com", "gist.github.com", "com.github.android", "totp.example"])
+        #expect(plan.additions[2].server.scheme == "androidapp")
         let github = plan.additions[0]
         #expect(github.account == "octocat")
         #expect(github.password == Secret(utf8: "p\"w\\é🔑"))
@@ -25,13 +26,12 @@ import KeyshelfVault
         #expect(github.otpauth == "otpauth://totp/GitHub:octocat?secret=JBSWY3DPEHPK3PXP&issuer=GitHub")
         #expect(github.creationDate == BitwardenJSONReader.parseDate("2023-01-02T03:04:05.678Z"))
         #expect(plan.additions[1].label == "Work/Dev/GitHub")
-        #expect(plan.additions[2].otpauth == "otpauth://totp/totp.example%3Adave?secret=JBSWY3DPEHPK3PXP&issuer=totp.example")
+        #expect(plan.additions[3].otpauth == "otpauth://totp/totp.example%3Adave?secret=JBSWY3DPEHPK3PXP&issuer=totp.example")
         #expect(plan.skipped.map(\.reason) == [
-            "Android app entry (androidapp://…), not a web login",
             "Bitwarden secure note item, not a web login",
             "Bitwarden card item, not a web login",
         ])
-        #expect(plan.skipped[1].position.description.hasPrefix("item 3 (line "))
+        #expect(plan.skipped[0].position.description.hasPrefix("item 3 (line "))
         #expect(plan.failed.map(\.reason) == ["no URL (server)", "no password"])
     }
 

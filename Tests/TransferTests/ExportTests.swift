@@ -39,11 +39,14 @@ import KeyshelfVault
         ]
         let path = dir.appendingPathComponent("out.csv").path
         let summary = try PasswordExport.write(original, to: path)
-        #expect(summary.written == original.count)
+        // Chrome's format has no place for the fixture's Android app login.
+        let web = original.filter { $0.protocol != "androidapp" }
+        #expect(summary.written == web.count)
+        #expect(summary.appLoginsLeftOut == 1)
 
         let back = try imported(path)
-        #expect(Set(back.map(Record.init)) == Set(original.map(Record.init)))
-        #expect(back.count == original.count)
+        #expect(Set(back.map(Record.init)) == Set(web.map(Record.init)))
+        #expect(back.count == web.count)
     }
 
     @Test func fileIsCreatedWithMode0600AndQuotedFields() throws {

@@ -24,14 +24,17 @@ import KeyshelfVault
         #expect(plan.source.format == .chrome)
         #expect(plan.source.ignoredColumns.isEmpty)
         #expect(plan.source.rowCount == 12)
-        #expect(reasons(plan.skipped) == [3: "duplicate of row 2", 10: "Android app entry (android://…), not a web login", 12: "empty row"])
+        #expect(reasons(plan.skipped) == [3: "duplicate of row 2", 12: "empty row"])
         #expect(reasons(plan.failed) == [5: "no password"])
         #expect(plan.failed.map(\.position.line) == [7])
 
         var items: [Item] = []
         let report = plan.apply(to: &items)
-        #expect(report.imported.count == 8)
-        #expect(items.count == 8)
+        #expect(report.imported.count == 9)
+        #expect(items.count == 9)
+        // Issue 17: an Android app entry is kept as an app login, not dropped.
+        let app = try #require(items.first { $0.protocol == "androidapp" })
+        #expect(app.server == "com.example.app" && app.path == "")
 
         let alice = try #require(item(items, "example.com", "alice"))
         #expect(alice.password == Secret(utf8: "pa,ss\"word"))
@@ -78,17 +81,17 @@ import KeyshelfVault
         let plan = try plan("firefox.csv")
         #expect(plan.additions.map(\.server.display) == ["example.com", "intranet.example:8080", "bücher.example"])
         #expect(reasons(plan.skipped) == [4: "chrome:// entry, not a web login"])
-        #expect(plan.source.ignoredColumns.count == 6)
+        #expect(plan.source.ignoredColumns.count == 5)
     }
 
     @Test func bitwardenKeepsLoginsAndTOTPAndSkipsNotesCardsAndApps() throws {
         let plan = try plan("bitwarden.csv")
         // Issue 17: the second URI of a row is a second server of the account, not dropped.
-        #expect(plan.additions.map(\.server.host) == ["example.com", "mail.example.org", "webmail.example.org", "totp.example"])
+        #expect(plan.additions.map(\.server.host) == ["example.com", "mail.example.org", "webmail.example.org", "com.example.app", "totp.example"])
+        #expect(plan.additions[3].server.scheme == "androidapp")
         #expect(reasons(plan.skipped) == [
             4: "Bitwarden note item, not a web login",
             5: "Bitwarden card item, not a web login",
-            6: "Android app entry (androidapp://…), not a web login",
         ])
         #expect(plan.source.ignoredColumns == ["favorite", "reprompt"])
         #expect(plan.additions[1].comment == "custom: value", "custom fields are kept in the notes")
@@ -96,7 +99,7 @@ import KeyshelfVault
         #expect(plan.additions[0].comment == "notes, with comma")
         #expect(plan.additions[1].label == "Work/Mail")
         #expect(plan.additions[2].label == "Work/Mail")
-        #expect(plan.additions[3].otpauth == "otpauth://totp/totp.example%3Adave?secret=JBSWY3DPEHPK3PXP&issuer=totp.example")
+        #expect(plan.additions[4].otpauth == "otpauth://totp/totp.example%3Adave?secret=JBSWY3DPEHPK3PXP&issuer=totp.example")
     }
 
     @Test func keepassxcEntryWithoutURLFailsWithItsLine() throws {

@@ -56,7 +56,7 @@ struct ExportCommand: Command {
         let contents = try session.contents()
         // Local first: where both stores hold an account, the local item is the one exported.
         let items = contents.local + contents.shared
-        let count = PasswordExport.exportable(items).count
+        let count = PasswordExport.exportable(items, format: format).count
         guard count > 0 else {
             throw CLIError(.notFound, "no saved passwords to export; nothing was written")
         }
@@ -88,6 +88,10 @@ struct ExportCommand: Command {
         if summary.unwritable > 0 {
             context.note("\(summary.unwritable) saved password(s) that are not UTF-8 text without NUL bytes were not exported "
                 + "(import could not read them back); replace them with add")
+        }
+        if summary.appLoginsLeftOut > 0 {
+            context.note("\(summary.appLoginsLeftOut) Android app login(s) have no place in Chrome's format and were not exported "
+                + "(--format bitwarden or bitwarden-json carries them)")
         }
         if summary.notExportable > 0 {
             context.note("\(summary.notExportable) generic password(s) without a server were not exported")

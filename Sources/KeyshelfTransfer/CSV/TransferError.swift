@@ -58,6 +58,8 @@ public enum TransferError: Error, Equatable, Sendable, CustomStringConvertible {
             "\(path) line \(line): a quoted field starting here is never closed; the file looks truncated (nothing was imported)"
         case let .unknownFormat(path, header):
             "\(path): unknown header line \"\(header.joined(separator: ","))\"; choose one with --format"
+                + (header.count == 1 && header[0].contains("\t")
+                    ? " (the fields look separated by tabs: save the file as CSV with commas or semicolons)" : "")
         case let .missingColumns(path, format, columns):
             "\(path): not a \(format.displayName) export, missing column(s) \(columns.joined(separator: ", "))"
         case let .malformedJSON(path, line, reason):

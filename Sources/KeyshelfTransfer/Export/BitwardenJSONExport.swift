@@ -42,7 +42,7 @@ enum BitwardenJSONExport {
             out.append("\"type\":1,\"reprompt\":0,\"name\":\(quoted(path.title)),")
             out.append("\"notes\":\(item.comment.isEmpty ? "null" : quoted(item.comment)),\"favorite\":false,")
             out.append("\"login\":{\"uris\":[{\"match\":null,\"uri\":\(quoted(PasswordExport.url(item)))}],")
-            out.append("\"username\":\(quoted(item.account)),\"password\":")
+            out.append("\"username\":\(quoted(PasswordExport.account(item))),\"password\":")
             item.password!.withUnsafeBytes { appendQuoted($0, to: out) }
             out.append(",\"totp\":\(item.otpauth.isEmpty ? "null" : quoted(item.otpauth))},")
             out.append("\"collectionIds\":null,\"creationDate\":\(quoted(timestamp(item.creationDate))),")

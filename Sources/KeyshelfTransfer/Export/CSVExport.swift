@@ -15,7 +15,7 @@ enum CSVExport {
     static let chrome: [Column] = [
         Column(name: "name") { .text(PasswordExport.title($0)) },
         Column(name: "url") { .text(PasswordExport.url($0)) },
-        Column(name: "username") { .text($0.account) },
+        Column(name: "username") { .text(PasswordExport.account($0)) },
         Column(name: "password") { .secret($0.password!) },
         Column(name: "note") { .text($0.comment) },
     ]
@@ -30,7 +30,7 @@ enum CSVExport {
         Column(name: "fields") { _ in .text("") },
         Column(name: "reprompt") { _ in .text("0") },
         Column(name: "login_uri") { .text(PasswordExport.url($0)) },
-        Column(name: "login_username") { .text($0.account) },
+        Column(name: "login_username") { .text(PasswordExport.account($0)) },
         Column(name: "login_password") { .secret($0.password!) },
         Column(name: "login_totp") { .text($0.otpauth) },
     ]

@@ -19,6 +19,9 @@ public enum ExportFormat: String, Sendable, CaseIterable {
 
     /// Whether the format has a column for an item's `otpauth://` secret.
     public var carriesOneTimeSecrets: Bool { self != .chrome }
+
+    /// Whether the format has a place for Android app logins (`androidapp://PACKAGE`); Chrome's needs the app's signing hash.
+    public var carriesAppLogins: Bool { self != .chrome }
 }
 
 /// Where an export goes: a new file, or standard output (`-`).

@@ -32,8 +32,9 @@ public enum PasswordExport {
     /// `get` returns. A later item for the same key is left out — silently
     /// when its password is the same, counted as shadowed otherwise — because
     /// import refuses a file that gives one key two passwords (docs/import.md).
-    public static func exportable(_ items: [Item]) -> [Item] {
-        selection(items).rows
+    /// Chrome's format has no place for Android app logins (`androidapp://`), which it then leaves out.
+    public static func exportable(_ items: [Item], format: ExportFormat = .chrome) -> [Item] {
+        selection(items, format: format).rows
     }
 
     /// Whether `item` can be written so that import reads it back: its
@@ -49,12 +50,13 @@ public enum PasswordExport {
     ///
     /// An unwritable item still claims its key: writing a shadowed item's
     /// password in its place would silently change what `get` returns.
-    static func selection(_ items: [Item]) -> (rows: [Item], shadowed: Int, unwritable: Int) {
+    static func selection(_ items: [Item], format: ExportFormat = .chrome) -> (rows: [Item], shadowed: Int, unwritable: Int) {
         var kept: [ItemKey: Secret] = [:]
         var rows: [Item] = []
         var shadowed = 0
         var unwritable = 0
-        for item in items where !item.isDeleted && item.itemClass == .internetPassword {
+        for item in items where !item.isDeleted && item.itemClass == .internetPassword
+            && (format.carriesAppLogins || !isAppLogin(item)) {
             guard let password = item.password, let key = ItemKey(item) else { continue }
             if let first = kept[key] {
                 if first != password { shadowed += 1 }
@@ -81,8 +83,12 @@ public enum PasswordExport {
         /// (or another field holds NUL), so the file could not be imported
         /// back (`isWritable`); only items saved before add refused such passwords.
         public let unwritable: Int
+        /// Android app logins left out because the format has no place for them (Chrome's).
+        public let appLoginsLeftOut: Int
 
-        public init(written: Int, notExportable: Int, otpauthLeftOut: Int, shadowed: Int, unwritable: Int = 0) {
+        public init(written: Int, notExportable: Int, otpauthLeftOut: Int, shadowed: Int, unwritable: Int = 0,
+                    appLoginsLeftOut: Int = 0) {
+            self.appLoginsLeftOut = appLoginsLeftOut
             self.written = written
             self.notExportable = notExportable
             self.otpauthLeftOut = otpauthLeftOut
@@ -104,7 +110,7 @@ public enum PasswordExport {
     ///   created or written (a partly written file is removed), or standard output fails.
     @discardableResult
     public static func write(_ items: [Item], to destination: ExportDestination, format: ExportFormat) throws -> Summary {
-        let (rows, shadowed, unwritable) = selection(items)
+        let (rows, shadowed, unwritable) = selection(items, format: format)
         let content: SecureBytes = switch format {
         case .chrome: CSVExport.render(rows, columns: CSVExport.chrome)
         case .bitwarden: CSVExport.render(rows, columns: CSVExport.bitwarden)
@@ -115,9 +121,10 @@ public enum PasswordExport {
         case .standardOutput: try writeAll(content, fd: 1, name: destination.name)
         }
         let generic = items.filter { !$0.isDeleted && $0.itemClass == .genericPassword }.count
+        let apps = format.carriesAppLogins ? 0 : items.filter { !$0.isDeleted && isAppLogin($0) }.count
         let otpLeftOut = format.carriesOneTimeSecrets ? 0 : rows.filter { !$0.otpauth.isEmpty }.count
         return Summary(written: rows.count, notExportable: generic, otpauthLeftOut: otpLeftOut,
-                       shadowed: shadowed, unwritable: unwritable)
+                       shadowed: shadowed, unwritable: unwritable, appLoginsLeftOut: apps)
     }
 
     private static func writeNewFile(_ content: SecureBytes, path: String) throws {
@@ -151,8 +158,20 @@ public enum PasswordExport {
         }
     }
 
-    /// `scheme://host[:port]/path`, host in A-label form (IPv6 in brackets).
+    /// Whether `item` is an Android app login (protocol `androidapp`, server the package name).
+    static func isAppLogin(_ item: Item) -> Bool {
+        item.itemClass == .internetPassword && item.protocol == EntryMapper.appScheme
+    }
+
+    /// The user name to write: "" for a login imported without one (`ImportEntry.noUserName`).
+    static func account(_ item: Item) -> String {
+        item.account == ImportEntry.noUserName ? "" : item.account
+    }
+
+    /// `scheme://host[:port]/path`, host in A-label form (IPv6 in brackets);
+    /// `androidapp://PACKAGE` for an app login.
     static func url(_ item: Item) -> String {
+        if isAppLogin(item) { return "\(EntryMapper.appScheme)://\(item.server)" }
         let server = ServerName(host: item.server, port: item.port, scheme: item.protocol)
         let host = server.isIPv6 ? "[\(server.host)]" : server.host
         let port = server.port == 0 ? "" : ":\(server.port)"

@@ -45,6 +45,8 @@ public enum ImportFormat: String, Sendable, CaseIterable, Codable {
         case title, url, account, password, notes, otpauth
         /// Folder or group (Bitwarden `folder`, KeePassXC `Group`, LastPass `grouping`), kept in the label.
         case folder
+        /// Firefox's `httpRealm` (HTTP authentication), kept in the notes.
+        case realm
         /// Bitwarden's custom fields (`fields`, `NAME: VALUE` lines), appended to the notes.
         case fields
         /// Bitwarden's item type (`login`, `note`, `card`, `identity`).
@@ -58,7 +60,7 @@ public enum ImportFormat: String, Sendable, CaseIterable, Codable {
         case .chrome:
             [("name", .title), ("url", .url), ("username", .account), ("password", .password), ("note", .notes)]
         case .firefox:
-            [("url", .url), ("username", .account), ("password", .password), ("httprealm", nil),
+            [("url", .url), ("username", .account), ("password", .password), ("httprealm", .realm),
              ("formactionorigin", nil), ("guid", nil), ("timecreated", nil), ("timelastused", nil),
              ("timepasswordchanged", nil)]
         case .bitwarden:
@@ -95,13 +97,22 @@ public enum ImportFormat: String, Sendable, CaseIterable, Codable {
         }
     }
 
+    /// The name a header column is matched by: lower case, and for a
+    /// localised header of the form `Label(key)` (`Nom d'utilisateur(username)`) the key in parentheses.
+    static func columnKey(_ name: String) -> String {
+        let lowered = name.lowercased()
+        guard lowered.hasSuffix(")"), let open = lowered.lastIndex(of: "("), open != lowered.startIndex else { return lowered }
+        let key = String(lowered[lowered.index(after: open)..<lowered.index(before: lowered.endIndex)]).trimmingSpaces()
+        return key.isEmpty ? lowered : key
+    }
+
     /// The format whose header the given column names match best: every
     /// required column present, then the most known columns; ties go to the
     /// earlier case (so Safari's six columns, which 1Password also has, read
     /// as Safari unless 1Password's own `Favorite`/`Archived`/`Tags` appear).
     /// Returns nil when no format fits.
     public static func detect(header: [String]) -> ImportFormat? {
-        let names = Set(header.map { $0.lowercased() })
+        let names = Set(header.map(columnKey))
         var best: (format: ImportFormat, score: Int)?
         for format in csvFormats where format.requiredColumns.allSatisfy(names.contains) {
             let score = format.columns.filter { names.contains($0.name) }.count

@@ -23,6 +23,13 @@ struct ImportEntry {
     var otpauth: String = ""
     /// When the source says the entry was created.
     var creationDate: Date?
+    /// Whether an empty user name is a login of its own (Firefox saves
+    /// password-only forms and HTTP authentication so) rather than a mistake.
+    var allowsEmptyAccount = false
+
+    /// The account given to a login saved without a user name: keyshelf's
+    /// accounts are never empty (`errSecParam`); export writes it back as "".
+    static let noUserName = "(no user name)"
 }
 
 /// What a reader made of one record of its source.

@@ -63,9 +63,9 @@ public struct ImportSource: Sendable {
             case .entry(let entry):
                 for mapped in EntryMapper.map(entry) {
                     switch mapped {
-                    case .candidate(let candidate, let note):
+                    case .candidate(let candidate, let rowNotes):
                         candidates.append(candidate)
-                        if let note { notes.append(note) }
+                        notes += rowNotes
                     case .skipped(let reported): skipped.append(reported)
                     case .failed(let reported): failed.append(reported)
                     }

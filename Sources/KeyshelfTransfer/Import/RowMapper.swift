@@ -9,7 +9,10 @@ import KeyshelfCrypto
 /// - Bitwarden items whose type is not `login` and LastPass secure notes
 ///   (`http://sn`) are **skipped**: they are not web logins.
 /// - Bitwarden's `login_uri` may hold several URIs separated by commas: each is one URI.
-/// - Bitwarden's `fields` column (custom fields) is appended to the notes.
+/// - Bitwarden's `fields` column (custom fields) and Firefox's `httpRealm`
+///   (`HTTP realm: …`) are appended to the notes.
+/// - Firefox rows may have no user name (password-only forms, HTTP
+///   authentication): they import with the account `ImportEntry.noUserName`.
 /// - The folder column (Bitwarden `folder`, LastPass `grouping`, KeePassXC
 ///   `Group` without its root group) is kept in the label (`LabelPath`).
 struct RowMapper {
@@ -42,15 +45,18 @@ struct RowMapper {
         return .entry(ImportEntry(
             position: position, uris: uris, account: account,
             password: columns.index(of: .password).map { table.secret(row, $0) } ?? Secret(utf8: ""),
-            title: text(row, .title), folder: folder(row), notes: notes(row), otpauth: text(row, .otpauth)))
+            title: text(row, .title), folder: folder(row), notes: notes(row), otpauth: text(row, .otpauth),
+            allowsEmptyAccount: columns.format == .firefox))
     }
 
     /// The notes column, then Bitwarden's custom fields on lines of their own.
     private func notes(_ row: CSVTable.Row) -> String {
-        let notes = text(row, .notes)
-        let fields = text(row, .fields).trimmingSpaces()
-        guard !fields.isEmpty else { return notes }
-        return notes.isEmpty ? fields : notes + "\n" + fields
+        var notes = text(row, .notes)
+        let realm = text(row, .realm).trimmingSpaces()
+        for extra in [text(row, .fields).trimmingSpaces(), realm.isEmpty ? "" : "HTTP realm: \(realm)"] where !extra.isEmpty {
+            notes += (notes.isEmpty ? "" : "\n") + extra
+        }
+        return notes
     }
 
     private func folder(_ row: CSVTable.Row) -> String {

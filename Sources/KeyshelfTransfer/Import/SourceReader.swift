@@ -31,8 +31,41 @@ enum SourceReader {
 
     /// The bytes of `path`, or of standard input for `-`, in sodium memory.
     /// - Throws: `TransferError.unreadable`, `.tooLarge` (over `CSVReader.maxFileBytes`).
+    /// Text in UTF-16 with a byte-order mark (what some Windows tools write) is converted to UTF-8.
     static func read(path: String) throws -> SecureBytes {
-        path == "-" ? try readStandardInput() : try CSVReader.readFile(path: path)
+        let bytes = path == "-" ? try readStandardInput() : try CSVReader.readFile(path: path)
+        return try utf8(fromUTF16: bytes, path: path == "-" ? "standard input" : path) ?? bytes
+    }
+
+    /// `bytes` as UTF-8 when they start with a UTF-16 byte-order mark
+    /// (`FF FE` little endian, `FE FF` big endian); nil when they do not.
+    /// - Throws: `TransferError.notUTF8` with the line of a lone surrogate or an odd trailing byte.
+    static func utf8(fromUTF16 bytes: SecureBytes, path: String) throws -> SecureBytes? {
+        try bytes.withUnsafeBytes { raw -> SecureBytes? in
+            let littleEndian: Bool
+            if raw.starts(with: [0xFF, 0xFE]) { littleEndian = true } else if raw.starts(with: [0xFE, 0xFF]) { littleEndian = false } else { return nil }
+            let out = SecureTextBuffer()
+            var line = 1
+            var units = stride(from: 2, to: raw.count - 1, by: 2).lazy.map { i -> UInt16 in
+                littleEndian ? UInt16(raw[i]) | UInt16(raw[i + 1]) << 8 : UInt16(raw[i]) << 8 | UInt16(raw[i + 1])
+            }.makeIterator()
+            var decoder = UTF16()
+            var encoded = [UInt8](repeating: 0, count: 4)
+            loop: while true {
+                switch decoder.decode(&units) {
+                case .scalarValue(let scalar):
+                    if scalar == "\n" { line += 1 }
+                    var n = 0
+                    for unit in UTF8.encode(scalar)! { encoded[n] = unit; n += 1 }
+                    encoded.withUnsafeBytes { out.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+                case .emptyInput: break loop
+                case .error: throw TransferError.notUTF8(path: path, line: line)
+                }
+            }
+            encoded.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) }
+            guard raw.count % 2 == 0 else { throw TransferError.notUTF8(path: path, line: line) }
+            return out.contents()
+        }
     }
 
     /// Standard input to its end, refused once it passes `CSVReader.maxFileBytes`.
