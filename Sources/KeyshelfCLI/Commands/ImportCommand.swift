@@ -6,12 +6,13 @@ import KeyshelfVault
 /// another password manager's CSV or Bitwarden JSON export (docs/import.md, DESIGN §8–§9).
 struct ImportCommand: Command {
     static let spec = CommandSpec(
-        name: "import", summary: "import the export of another password manager (CSV, Bitwarden JSON)",
-        positionals: [.init(name: "FILE", help: "the export file (never modified), or - for standard input")],
+        name: "import", summary: "import the export of another password manager (CSV, Bitwarden JSON, a pass store)",
+        positionals: [.init(name: "FILE", help: "the export file (never modified), - for standard input, or a pass store's directory")],
         options: [
             .value("--format", valueName: "FORMAT",
                    help: "auto (default: recognised by content: Bitwarden JSON, or CSV by its header line), "
-                       + "chrome, firefox, bitwarden, keepassxc, safari, 1password, lastpass (CSV) or bitwarden-json"),
+                       + "a directory holding .gpg-id as a pass store), chrome, firefox, bitwarden, keepassxc, safari, "
+                       + "1password, lastpass (CSV), bitwarden-json or pass (a pass/gopass store, decrypted with your gpg)"),
             .flag("--dry-run", help: "print the report and write nothing"),
         ],
         shared: [.localOnly, .yes, .vault, .passwordFD],

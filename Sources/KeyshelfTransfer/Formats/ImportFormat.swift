@@ -19,6 +19,8 @@ public enum ImportFormat: String, Sendable, CaseIterable, Codable {
     case lastpass
     /// Bitwarden's unencrypted JSON export (not CSV; `BitwardenJSONReader`).
     case bitwardenJSON = "bitwarden-json"
+    /// A pass or gopass store: a directory of gpg-encrypted files (`PassStoreReader`).
+    case pass
 
     /// The CSV formats, the ones a header line is matched against.
     public static let csvFormats: [ImportFormat] = [.chrome, .firefox, .bitwarden, .keepassxc, .safari, .onePassword, .lastpass]
@@ -37,6 +39,7 @@ public enum ImportFormat: String, Sendable, CaseIterable, Codable {
         case .onePassword: "1Password"
         case .lastpass: "LastPass"
         case .bitwardenJSON: "Bitwarden JSON"
+        case .pass: "pass store"
         }
     }
 
@@ -79,7 +82,7 @@ public enum ImportFormat: String, Sendable, CaseIterable, Codable {
         case .lastpass:
             [("url", .url), ("username", .account), ("password", .password), ("extra", .notes),
              ("name", .title), ("grouping", .folder), ("fav", nil), ("totp", .otpauth)]
-        case .bitwardenJSON:
+        case .bitwardenJSON, .pass:
             []
         }
     }
@@ -93,7 +96,7 @@ public enum ImportFormat: String, Sendable, CaseIterable, Codable {
         case .keepassxc: ["group", "title", "username", "password", "url"]
         case .safari, .onePassword: ["title", "url", "username", "password"]
         case .lastpass: ["url", "username", "password", "extra"]
-        case .bitwardenJSON: []
+        case .bitwardenJSON, .pass: []
         }
     }
 

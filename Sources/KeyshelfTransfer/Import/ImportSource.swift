@@ -1,3 +1,5 @@
+import Foundation
+
 /// An import file read, recognised and mapped row by row; no vault involved yet.
 public struct ImportSource: Sendable {
     /// The file as given by the user.
@@ -17,13 +19,26 @@ public struct ImportSource: Sendable {
     /// Rows that cannot be imported (no password, no server, bad URL, bad field count).
     public let failed: [ReportedRow]
 
-    /// Reads the file at `path` (`-`: standard input), never modifying it, and maps its records.
+    /// Reads the file at `path` (`-`: standard input), or the pass store in
+    /// the directory `path`, never modifying it, and maps its records.
     /// - Parameter format: the format to read, or nil to recognise it by content
     ///   (a JSON object is Bitwarden's JSON export; a CSV file by its header line, DESIGN §9).
     /// - Throws: `TransferError` when the source as a whole is unreadable, not
     ///   UTF-8, malformed, truncated inside quotes, of an unknown format, lacks
     ///   the chosen format's columns, or is encrypted.
     public static func read(path: String, format: ImportFormat? = nil) throws -> ImportSource {
+        var isDirectory: ObjCBool = false
+        if path != "-", FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            guard format == .pass || (format == nil && PassStoreReader.isStore(path)) else {
+                throw TransferError.unreadable(path: path, reason: format == nil
+                    ? "a directory without .gpg-id, not a pass store; pass --format pass to read its .gpg files anyway"
+                    : "a directory; only --format pass reads one")
+            }
+            return try PassStoreReader.read(directory: path)
+        }
+        if format == .pass {
+            throw TransferError.unreadable(path: path, reason: "not a directory; --format pass reads a pass store's directory")
+        }
         let bytes = try SourceReader.read(path: path)
         let name = path == "-" ? "standard input" : path
         let kind = bytes.withUnsafeBytes(SourceReader.kind)
