@@ -30,6 +30,10 @@ public enum TransferError: Error, Equatable, Sendable, CustomStringConvertible {
     case malformedJSON(path: String, line: Int, reason: String)
     /// An encrypted Bitwarden export: keyshelf reads only the unencrypted one.
     case encryptedExport(path: String)
+    /// A KeePass database whose password is wrong (or which also needs a key file).
+    case wrongSourcePassword(path: String)
+    /// A KeePass database that fails its checks for another reason.
+    case damagedDatabase(path: String, reason: String)
     /// A source keyshelf recognises but cannot read (`what` names it, `hint` says what to do).
     case unsupportedSource(path: String, what: String, hint: String)
     /// The export file could not be created or written.
@@ -67,6 +71,11 @@ public enum TransferError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .encryptedExport(path):
             "\(path) is an encrypted Bitwarden export, which keyshelf cannot read: export again choosing the file format "
                 + "\"JSON\" (not \"JSON (Encrypted)\"), or run `bw export --format json`; nothing was imported"
+        case let .wrongSourcePassword(path):
+            "\(path): wrong password for this database, or it also needs a key file, which keyshelf does not read "
+                + "(remove the key file in KeePassXC's Database Security, or export CSV); nothing was imported"
+        case let .damagedDatabase(path, reason):
+            "\(path) is a damaged KeePass database: \(reason); nothing was imported"
         case let .unsupportedSource(path, what, hint):
             "\(path) is \(what): \(hint); nothing was imported"
         case let .unwritable(path, reason):

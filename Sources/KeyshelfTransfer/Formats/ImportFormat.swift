@@ -19,6 +19,8 @@ public enum ImportFormat: String, Sendable, CaseIterable, Codable {
     case lastpass
     /// Bitwarden's unencrypted JSON export (not CSV; `BitwardenJSONReader`).
     case bitwardenJSON = "bitwarden-json"
+    /// A KeePass 2 database, KDBX 3.1 or 4 (`KDBXReader`).
+    case kdbx
     /// A pass or gopass store: a directory of gpg-encrypted files (`PassStoreReader`).
     case pass
 
@@ -40,6 +42,7 @@ public enum ImportFormat: String, Sendable, CaseIterable, Codable {
         case .lastpass: "LastPass"
         case .bitwardenJSON: "Bitwarden JSON"
         case .pass: "pass store"
+        case .kdbx: "KeePass database"
         }
     }
 
@@ -82,7 +85,7 @@ public enum ImportFormat: String, Sendable, CaseIterable, Codable {
         case .lastpass:
             [("url", .url), ("username", .account), ("password", .password), ("extra", .notes),
              ("name", .title), ("grouping", .folder), ("fav", nil), ("totp", .otpauth)]
-        case .bitwardenJSON, .pass:
+        case .bitwardenJSON, .pass, .kdbx:
             []
         }
     }
@@ -96,7 +99,7 @@ public enum ImportFormat: String, Sendable, CaseIterable, Codable {
         case .keepassxc: ["group", "title", "username", "password", "url"]
         case .safari, .onePassword: ["title", "url", "username", "password"]
         case .lastpass: ["url", "username", "password", "extra"]
-        case .bitwardenJSON, .pass: []
+        case .bitwardenJSON, .pass, .kdbx: []
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import KeyshelfCrypto
 
 /// An import file read, recognised and mapped row by row; no vault involved yet.
 public struct ImportSource: Sendable {
@@ -26,7 +27,9 @@ public struct ImportSource: Sendable {
     /// - Throws: `TransferError` when the source as a whole is unreadable, not
     ///   UTF-8, malformed, truncated inside quotes, of an unknown format, lacks
     ///   the chosen format's columns, or is encrypted.
-    public static func read(path: String, format: ImportFormat? = nil) throws -> ImportSource {
+    /// - Parameter sourcePassword: asked only for a KeePass database, for its password.
+    public static func read(path: String, format: ImportFormat? = nil,
+                            sourcePassword: (() throws -> Secret)? = nil) throws -> ImportSource {
         var isDirectory: ObjCBool = false
         if path != "-", FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
             guard format == .pass || (format == nil && PassStoreReader.isStore(path)) else {
@@ -43,9 +46,19 @@ public struct ImportSource: Sendable {
         let name = path == "-" ? "standard input" : path
         let kind = bytes.withUnsafeBytes(SourceReader.kind)
         switch kind {
-        case .kdbx, .kdb:
-            throw TransferError.unsupportedSource(path: name, what: kind == .kdb ? "a KeePass 1 database (.kdb)" : "a KeePass database (KDBX)",
-                                                  hint: "export it from KeePassXC as CSV (Database > Export > CSV File) and import that")
+        case .kdb:
+            throw TransferError.unsupportedSource(path: name, what: "a KeePass 1 database (.kdb)",
+                                                  hint: "open it in KeePassXC, save it as KDBX 4 and import that")
+        case .kdbx where format == nil || format == .kdbx:
+            guard let sourcePassword else {
+                throw TransferError.unsupportedSource(path: name, what: "a KeePass database", hint: "its password is needed to read it")
+            }
+            let password = try sourcePassword()
+            return try bytes.withUnsafeBytes { try KDBXReader.read($0, path: name, password: password) }
+        case .kdbx:
+            throw TransferError.unsupportedSource(path: name, what: "a KeePass database (KDBX)", hint: "use --format kdbx or auto")
+        case _ where format == .kdbx:
+            throw TransferError.unsupportedSource(path: name, what: "not a KeePass database (no KDBX signature)", hint: "check the file or its --format")
         case .json where format == nil || format == .bitwardenJSON:
             return try bytes.withUnsafeBytes { try BitwardenJSONReader.read($0, path: name) }
         case .csv where format == .bitwardenJSON:
