@@ -31,6 +31,21 @@ import KeyshelfCrypto
         #expect(plan.skipped.first?.position.description.hasPrefix("entry 4 (line ") == true)
     }
 
+    @Test func kdbx31WithAESKDFAndSalsa20() throws {
+        let plan = ImportPlan(source: try read("kdbx31-aeskdf-aes.kdbx"), existing: [], store: .shared)
+        #expect(plan.additions.count == 1)
+        let entry = try #require(plan.additions.first)
+        #expect(entry.server.host == "example.com" && entry.account == "alice")
+        // The history entry's protected value sits between the password and
+        // the otp in the inner stream: both come out right only if it is consumed.
+        #expect(entry.password == Secret(utf8: "kp3-pw&amp;"))
+        #expect(entry.otpauth == "otpauth://totp/Example:alice?secret=JBSWY3DPEHPK3PXP")
+        #expect(entry.label == "Social/Example")
+        #expect(entry.comment == "three.one")
+        #expect(entry.creationDate == ISO8601DateFormatter().date(from: "2021-02-03T04:05:06Z"))
+        #expect(plan.source.notes.first?.reason.contains("the password look(s) HTML-escaped") == true)
+    }
+
     @Test func wrongPasswordIsRefusedNamingKeyFiles() throws {
         #expect(throws: TransferError.wrongSourcePassword(path: FixtureFiles.path("kdbx4-argon2d-aes.kdbx"))) {
             try read("kdbx4-argon2d-aes.kdbx", password: "nope")
