@@ -29,13 +29,19 @@ let package = Package(
         .systemLibrary(
             name: "CCurl", pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(
+            name: "CArgon2", pkgConfig: "libargon2",
+            providers: [.apt(["libargon2-dev"])]),
+        .systemLibrary(
+            name: "CZlib", pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]),
         .target(name: "CSystem"),
 
-        .target(name: "KeyshelfCrypto", dependencies: ["CSodium", "COath", "CLibCrypto", "CSystem"]),
+        .target(name: "KeyshelfCrypto", dependencies: ["CSodium", "COath", "CLibCrypto", "CArgon2", "CSystem"]),
         .target(name: "KeyshelfVault", dependencies: ["KeyshelfCrypto", "CSystem"]),
         .target(name: "KeyshelfCredentials", dependencies: ["KeyshelfVault", "KeyshelfCrypto", "CIDN2", "CZxcvbn", "CCurl", "CSystem"]),
         .target(name: "KeyshelfAgent", dependencies: ["KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto", "CSystem"]),
-        .target(name: "KeyshelfTransfer", dependencies: ["KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto", "CCSV"]),
+        .target(name: "KeyshelfTransfer", dependencies: ["KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto", "CCSV", "CZlib"]),
         // Clipboard rules shared by the TUI's copy keys and `get --clip`.
         .target(name: "KeyshelfClipboard", dependencies: ["KeyshelfCrypto", "CSystem"]),
         .target(name: "KeyshelfTUI", dependencies: ["KeyshelfClipboard", "KeyshelfCredentials", "KeyshelfTransfer", "KeyshelfVault", "KeyshelfAgent", "KeyshelfCrypto", "CCurses", "CSystem"]),

@@ -34,7 +34,7 @@ func runImportBenchmarks() throws {
             throw BenchError("expected \(rowCount) imported rows, got \(report.summary)")
         }
         let exportStart = DispatchTime.now()
-        try ChromeExport.write(try session.contents().shared, to: root.appendingPathComponent("export-\(run).csv").path)
+        try PasswordExport.write(try session.contents().shared, to: root.appendingPathComponent("export-\(run).csv").path)
         exportTimes.append(seconds(since: exportStart))
     }
     print(String(format: "import %d-row Chrome CSV (no Argon2id): median %.3f s, best %.3f s over %d runs (target ≤ 1 s)",

@@ -26,8 +26,7 @@ import Testing
         let result = try vault.run(["import", path])
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.contains("Chrome export, 4 row(s), into the shared store"))
-        #expect(result.stdout.contains("imported 2, updated 0, skipped 1, failed 1"))
-        #expect(result.stdout.contains("skipped row 4 (line 5): \"carol\" on android://com.example.app/: Android app entry (android://…), not a web login"))
+        #expect(result.stdout.contains("imported 3, updated 0, skipped 0, failed 1"))
         #expect(result.stdout.contains("failed row 5 (line 6): \"dave\" on empty.example: no password"))
         #expect(!result.stdout.contains("pa,ss"))
         #expect(result.stdout.contains("note row 2 (line 2): \"alice\" on example.com: the URL's user info (a user name and a password, not shown) was dropped"), "\(result)")
@@ -44,7 +43,7 @@ import Testing
         let before = try vault.snapshot()
         let result = try vault.run(["import", try file(vault, "c.csv", chrome), "--dry-run", "--local"])
         #expect(result.status == 0, "\(result)")
-        #expect(result.stdout.contains("would import 2, would update 0, skipped 1, failed 1 (dry run: nothing written)"))
+        #expect(result.stdout.contains("would import 3, would update 0, skipped 0, failed 1 (dry run: nothing written)"))
         #expect(result.stdout.contains("into the local store"))
         #expect(try vault.snapshot() == before)
     }
@@ -56,7 +55,7 @@ import Testing
 
         let declined = try vault.run(["import", path])
         #expect(declined.status == 0, "\(declined)")
-        #expect(declined.stdout.contains("imported 1, updated 0, skipped 2, failed 1"))
+        #expect(declined.stdout.contains("imported 2, updated 0, skipped 1, failed 1"))
         #expect(declined.stdout.contains("update declined; saved password kept"))
         #expect(declined.stderr.contains("pass --yes to approve non-interactively"), "\(declined)")
         #expect(try vault.run(["get", "example.com", "alice", "--yes"]).stdout == "old\n")
@@ -117,6 +116,7 @@ import Testing
         let exported = try vault.run(["export", out, "--yes"])
         #expect(exported.status == 0, "\(exported)")
         #expect(exported.stderr.contains("exported 2 password(s)"))
+        #expect(exported.stderr.contains("1 Android app login(s) have no place in Chrome's format"), "\(exported)")
         let mode = try FileManager.default.attributesOfItem(atPath: out)[.posixPermissions] as? Int
         #expect(mode == 0o600)
 
@@ -187,5 +187,44 @@ import Testing
         let result = try vault.run([command, "--help"])
         #expect(result.status == 0)
         #expect(result.stdout.hasPrefix("usage: keyshelf \(command)"))
+    }
+}
+
+/// `export -` and `--format bitwarden|bitwarden-json` through the real binary (issue 17 items 3, 5).
+@Suite struct ExportFormatTests {
+    @Test func dashWritesToStandardOutputNotAFileNamedDash() throws {
+        let vault = try TestVault()
+        try vault.add("example.com", "alice", password: "pa\"ss")
+        let result = try vault.run(["export", "-", "--format", "bitwarden-json", "--yes"])
+        #expect(result.status == 0, "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: vault.root.appendingPathComponent("-").path))
+        let json = try #require(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let items = try #require(json["items"] as? [[String: Any]])
+        #expect((items.first?["login"] as? [String: Any])?["password"] as? String == "pa\"ss")
+        #expect(result.stderr.contains("NOT encrypted"))
+        #expect(result.stderr.contains("exported 1 password(s) as Bitwarden JSON to standard output"), "\(result)")
+    }
+
+    @Test func chromeSaysOneTimeSecretsAreLeftOutAndBitwardenKeepsThem() throws {
+        let vault = try TestVault()
+        try vault.add("example.com", "alice", password: "pw")
+        #expect(try vault.run(["otp", "set", "example.com", "alice"], stdin: "JBSWY3DPEHPK3PXP\n").status == 0)
+        let chrome = try vault.run(["export", "-", "--yes"])
+        #expect(chrome.stderr.contains("1 one-time-password secret(s) have no column in this format"), "\(chrome)")
+        let csv = try vault.run(["export", "-", "--format", "bitwarden", "--yes"])
+        #expect(csv.status == 0, "\(csv)")
+        #expect(csv.stdout.contains("JBSWY3DPEHPK3PXP"))
+        #expect(!csv.stderr.contains("one-time-password"))
+        let bad = try vault.run(["export", "-", "--format", "excel"])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("--format expects chrome, bitwarden, bitwarden-json"))
+    }
+
+    @Test func declinedExportToStandardOutputPrintsNoPassword() throws {
+        let vault = try TestVault()
+        try vault.add("example.com", "alice", password: "secret-pw")
+        let result = try vault.run(["export", "-"])
+        #expect(result.status == 4, "\(result)")
+        #expect(!result.stdout.contains("secret-pw"))
     }
 }

@@ -38,12 +38,15 @@ import KeyshelfVault
                  comment: "\"quoted\", and\nmore", password: Secret(utf8: "pw\nwith newline")),
         ]
         let path = dir.appendingPathComponent("out.csv").path
-        let summary = try ChromeExport.write(original, to: path)
-        #expect(summary.written == original.count)
+        let summary = try PasswordExport.write(original, to: path)
+        // Chrome's format has no place for the fixture's Android app login.
+        let web = original.filter { $0.protocol != "androidapp" }
+        #expect(summary.written == web.count)
+        #expect(summary.appLoginsLeftOut == 1)
 
         let back = try imported(path)
-        #expect(Set(back.map(Record.init)) == Set(original.map(Record.init)))
-        #expect(back.count == original.count)
+        #expect(Set(back.map(Record.init)) == Set(web.map(Record.init)))
+        #expect(back.count == web.count)
     }
 
     @Test func fileIsCreatedWithMode0600AndQuotedFields() throws {
@@ -54,7 +57,7 @@ import KeyshelfVault
         defer { umask(previous) }
         let item = Item(account: "al", server: "xn--fa-hia.example", port: 8443, label: "Fa\"ß",
                         comment: "a, b\nc", password: Secret(utf8: "p,w\"1"))
-        try ChromeExport.write([item], to: path)
+        try PasswordExport.write([item], to: path)
         var info = stat()
         #expect(stat(path, &info) == 0)
         #expect(info.st_mode & 0o777 == 0o600)
@@ -69,13 +72,13 @@ import KeyshelfVault
         try Data("keep me".utf8).write(to: URL(fileURLWithPath: path))
         let item = Item(account: "al", server: "a.example", password: Secret(utf8: "pw"))
         #expect(throws: TransferError.unwritable(path: path, reason: "the file already exists; choose a new name")) {
-            try ChromeExport.write([item], to: path)
+            try PasswordExport.write([item], to: path)
         }
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "keep me")
 
         let link = dir.appendingPathComponent("link.csv").path
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: dir.appendingPathComponent("target.csv").path)
-        #expect(throws: TransferError.self) { try ChromeExport.write([item], to: link) }
+        #expect(throws: TransferError.self) { try PasswordExport.write([item], to: link) }
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("target.csv").path))
     }
 
@@ -91,13 +94,13 @@ import KeyshelfVault
         ]
         // One row per (server, scheme, port, account): the first item wins, a
         // later one with another password is counted as shadowed.
-        let exported = ChromeExport.exportable(items)
+        let exported = PasswordExport.exportable(items)
         #expect(exported.map(\.account) == ["al", "otp"])
         #expect(exported.first?.synchronizable == false)
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let summary = try ChromeExport.write(items, to: dir.appendingPathComponent("o.csv").path)
-        #expect(summary == ChromeExport.Summary(written: 2, notExportable: 1, otpauthLeftOut: 1, shadowed: 1))
+        let summary = try PasswordExport.write(items, to: dir.appendingPathComponent("o.csv").path)
+        #expect(summary == PasswordExport.Summary(written: 2, notExportable: 1, otpauthLeftOut: 1, shadowed: 1))
     }
 
     @Test func itemsImportCouldNotReadBackAreLeftOutAndCounted() throws {
@@ -109,17 +112,17 @@ import KeyshelfVault
             Item(account: "note\u{0}", server: "a.example", password: Secret(utf8: "pw")),
             Item(account: "ok", server: "a.example", password: Secret(utf8: "pw")),
         ]
-        #expect(ChromeExport.exportable(items).map(\.account) == ["ok"])
+        #expect(PasswordExport.exportable(items).map(\.account) == ["ok"])
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("o.csv").path
-        let summary = try ChromeExport.write(items, to: path)
-        #expect(summary == ChromeExport.Summary(written: 1, notExportable: 0, otpauthLeftOut: 0, shadowed: 1, unwritable: 3))
+        let summary = try PasswordExport.write(items, to: path)
+        #expect(summary == PasswordExport.Summary(written: 1, notExportable: 0, otpauthLeftOut: 0, shadowed: 1, unwritable: 3))
         #expect(try imported(path).map(\.account) == ["ok"])
     }
 
     @Test func warningSaysTheFileIsNotForASpreadsheet() {
-        let warning = ChromeExport.warning(path: "out.csv", count: 3)
+        let warning = PasswordExport.warning(path: "out.csv", count: 3)
         #expect(warning.contains("NOT encrypted"))
         #expect(warning.contains("do not open it in a spreadsheet"))
         #expect(warning.contains("=, +, - or @ as a formula"))

@@ -35,7 +35,7 @@ import Testing
     @Test func unusedColumnsOfAFormatAreReportedAsIgnored() throws {
         let table = try CSVReader.read(path: FixtureFiles.path("firefox.csv"))
         let map = try ColumnMap(header: table.header, format: .firefox, path: "f")
-        #expect(map.ignoredColumns == ["httpRealm", "formActionOrigin", "guid", "timeCreated", "timeLastUsed", "timePasswordChanged"])
+        #expect(map.ignoredColumns == ["formActionOrigin", "guid", "timeCreated", "timeLastUsed", "timePasswordChanged"])
     }
 
     @Test func forcedFormatWithoutItsColumnsIsRefused() throws {

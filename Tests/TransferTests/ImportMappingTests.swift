@@ -24,14 +24,17 @@ import KeyshelfVault
         #expect(plan.source.format == .chrome)
         #expect(plan.source.ignoredColumns.isEmpty)
         #expect(plan.source.rowCount == 12)
-        #expect(reasons(plan.skipped) == [3: "duplicate of row 2", 10: "Android app entry (android://…), not a web login", 12: "empty row"])
+        #expect(reasons(plan.skipped) == [3: "duplicate of row 2", 12: "empty row"])
         #expect(reasons(plan.failed) == [5: "no password"])
         #expect(plan.failed.map(\.position.line) == [7])
 
         var items: [Item] = []
         let report = plan.apply(to: &items)
-        #expect(report.imported.count == 8)
-        #expect(items.count == 8)
+        #expect(report.imported.count == 9)
+        #expect(items.count == 9)
+        // Issue 17: an Android app entry is kept as an app login, not dropped.
+        let app = try #require(items.first { $0.protocol == "androidapp" })
+        #expect(app.server == "com.example.app" && app.path == "")
 
         let alice = try #require(item(items, "example.com", "alice"))
         #expect(alice.password == Secret(utf8: "pa,ss\"word"))
@@ -78,22 +81,25 @@ import KeyshelfVault
         let plan = try plan("firefox.csv")
         #expect(plan.additions.map(\.server.display) == ["example.com", "intranet.example:8080", "bücher.example"])
         #expect(reasons(plan.skipped) == [4: "chrome:// entry, not a web login"])
-        #expect(plan.source.ignoredColumns.count == 6)
+        #expect(plan.source.ignoredColumns.count == 5)
     }
 
     @Test func bitwardenKeepsLoginsAndTOTPAndSkipsNotesCardsAndApps() throws {
         let plan = try plan("bitwarden.csv")
-        #expect(plan.additions.map(\.server.host) == ["example.com", "mail.example.org", "totp.example"])
+        // Issue 17: the second URI of a row is a second server of the account, not dropped.
+        #expect(plan.additions.map(\.server.host) == ["example.com", "mail.example.org", "webmail.example.org", "com.example.app", "totp.example"])
+        #expect(plan.additions[3].server.scheme == "androidapp")
         #expect(reasons(plan.skipped) == [
             4: "Bitwarden note item, not a web login",
             5: "Bitwarden card item, not a web login",
-            6: "Android app entry (androidapp://…), not a web login",
         ])
-        #expect(plan.source.ignoredColumns == ["folder", "favorite", "fields", "reprompt"])
+        #expect(plan.source.ignoredColumns == ["favorite", "reprompt"])
+        #expect(plan.additions[1].comment == "custom: value", "custom fields are kept in the notes")
         #expect(plan.additions[0].otpauth == "otpauth://totp/Example:alice?secret=JBSWY3DPEHPK3PXP&issuer=Example")
         #expect(plan.additions[0].comment == "notes, with comma")
-        #expect(plan.additions[1].label == "Mail")
-        #expect(plan.additions[2].otpauth == "otpauth://totp/totp.example%3Adave?secret=JBSWY3DPEHPK3PXP&issuer=totp.example")
+        #expect(plan.additions[1].label == "Work/Mail")
+        #expect(plan.additions[2].label == "Work/Mail")
+        #expect(plan.additions[4].otpauth == "otpauth://totp/totp.example%3Adave?secret=JBSWY3DPEHPK3PXP&issuer=totp.example")
     }
 
     @Test func keepassxcEntryWithoutURLFailsWithItsLine() throws {
@@ -103,7 +109,8 @@ import KeyshelfVault
         #expect(plan.additions[0].otpauth.hasPrefix("otpauth://totp/Example:alice?"))
         #expect(reasons(plan.failed) == [3: "no URL (server)"])
         #expect(plan.failed.map(\.position.line) == [4])
-        #expect(plan.source.ignoredColumns == ["Group", "Icon", "Last Modified", "Created"])
+        #expect(plan.source.ignoredColumns == ["Icon", "Last Modified", "Created"])
+        #expect(plan.additions[0].label == "Example", "the root group is not a folder")
     }
 
     @Test func safariAnd1PasswordKeepOTPAuthAndNotes() throws {
@@ -124,7 +131,8 @@ import KeyshelfVault
         #expect(plan.additions.map(\.server.display) == ["example.com", "www.example.net:8443"])
         #expect(plan.additions[1].comment == "some note")
         #expect(reasons(plan.skipped) == [3: "LastPass secure note, not a web login"])
-        #expect(plan.source.ignoredColumns == ["grouping", "fav"])
+        #expect(plan.source.ignoredColumns == ["fav"])
+        #expect(plan.additions[0].label == "Social/Example")
     }
 
     @Test func unknownHeaderIsRefusedUnlessAFormatIsChosen() throws {
@@ -165,6 +173,6 @@ import KeyshelfVault
         ("a.example.com/sign-in", "/sign-in"),
     ])
     func theURLPathIsKeptWithoutQueryOrFragment(url: String, path: String) {
-        #expect(RowMapper.path(of: url) == path)
+        #expect(EntryMapper.path(of: url) == path)
     }
 }

@@ -19,11 +19,11 @@ import KeyshelfVault
         try withVault { session, directory in
             let plan = try Importer.plan(path: FixtureFiles.path("bitwarden.csv"), format: nil, store: .shared, session: session)
             let report = try Importer.commit(plan, session: session, consent: DeclineAll())
-            #expect(report.summary == "imported 3, updated 0, skipped 3, failed 0")
+            #expect(report.summary == "imported 5, updated 0, skipped 2, failed 0")
             let reopened = try directory.unlock(password: Secret(utf8: "pw"))
             let contents = try reopened.contents()
             #expect(contents.local.isEmpty)
-            #expect(Set(contents.shared.map(\.server)) == ["example.com", "mail.example.org", "totp.example"])
+            #expect(Set(contents.shared.map(\.server)) == ["example.com", "mail.example.org", "webmail.example.org", "com.example.app", "totp.example"])
             #expect(contents.shared.first { $0.server == "example.com" }?.otpauth.hasPrefix("otpauth://totp/") == true)
         }
     }
@@ -35,7 +35,7 @@ import KeyshelfVault
             let before = try session.contents()
             let report = try Importer.commit(try Importer.plan(path: path, format: nil, store: .local, session: session), session: session, consent: DeclineAll())
             #expect(report.imported.isEmpty && report.updated.isEmpty)
-            #expect(report.skipped.filter { $0.reason == "already saved" }.count == 8)
+            #expect(report.skipped.filter { $0.reason == "already saved" }.count == 9)
             #expect(try session.contents().local == before.local)
         }
     }

@@ -2,16 +2,20 @@ import KeyshelfCredentials
 import KeyshelfTransfer
 import KeyshelfVault
 
-/// `keyshelf import FILE [--format …] [--local] [--dry-run] [--yes]`: reads
-/// another password manager's CSV export (docs/import.md, DESIGN §8–§9).
+/// `keyshelf import FILE|- [--format …] [--local] [--dry-run] [--yes]`: reads
+/// another password manager's CSV or Bitwarden JSON export (docs/import.md, DESIGN §8–§9).
 struct ImportCommand: Command {
     static let spec = CommandSpec(
-        name: "import", summary: "import a CSV export of another password manager",
-        positionals: [.init(name: "FILE", help: "the CSV file (never modified)")],
+        name: "import", summary: "import the export of another password manager (CSV, Bitwarden JSON, a pass store)",
+        positionals: [.init(name: "FILE", help: "the export file (never modified), - for standard input, or a pass store's directory")],
         options: [
             .value("--format", valueName: "FORMAT",
-                   help: "auto (default: from the header line), chrome, firefox, bitwarden, keepassxc, safari, 1password or lastpass"),
+                   help: "auto (default: recognised by content: Bitwarden JSON, or CSV by its header line), "
+                       + "a directory holding .gpg-id as a pass store), chrome, firefox, bitwarden, keepassxc, safari, "
+                       + "1password, lastpass (CSV), bitwarden-json, kdbx (KeePassXC, KDBX 3.1 and 4) or pass (a pass/gopass store, decrypted with your gpg)"),
             .flag("--dry-run", help: "print the report and write nothing"),
+            .value("--source-password-fd", valueName: "N",
+                   help: "read a KeePass database's password from the first line of file descriptor N (else the terminal asks)"),
         ],
         shared: [.localOnly, .yes, .vault, .passwordFD],
         discussion: """
@@ -20,21 +24,28 @@ struct ImportCommand: Command {
             password replaces it only after consent (Update Saved Password?, or
             --yes). Rows that are not web logins (Android apps, secure notes,
             cards) and rows without server, user name or password are listed
-            with their row and line numbers. Everything is written at once or
-            not at all.
+            with their row and line numbers: counts first, then failures, then
+            the rows already saved. Everything is written at once or not at all.
+            An encrypted Bitwarden export is refused: export as "JSON", not
+            "JSON (Encrypted)". A KeePass database's password comes from
+            --source-password-fd N or the terminal; key files are not read.
             Exit 0 when the file was read, even if rows were skipped; 1, with
             nothing changed, when the file is unreadable, malformed, truncated,
-            not UTF-8 or of an unknown format.
+            not UTF-8, encrypted or of an unknown format.
             """)
 
     var file: String
     var format: ImportFormat?
     var dryRun: Bool
+    var sourcePasswordFD: Int32?
     var options: SharedOptions
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         file = arguments.positionals[0]
         dryRun = arguments.has("--dry-run")
+        if let text = arguments.value("--source-password-fd") {
+            sourcePasswordFD = Int32(try ArgumentParser.integer(text, option: "--source-password-fd", in: 0...65_535))
+        }
         options = try SharedOptions(arguments)
         if let text = arguments.value("--format"), text != "auto" {
             guard let chosen = ImportFormat(rawValue: text) else {
@@ -47,7 +58,10 @@ struct ImportCommand: Command {
 
     func run(_ context: CommandContext) throws -> ExitCode {
         // The file first: a broken file is refused before the master password is asked.
-        let source = try ImportSource.read(path: file, format: format)
+        let source = try ImportSource.read(path: file, format: format) {
+            try PasswordInput.read(from: sourcePasswordFD.map(PasswordSource.fileDescriptor) ?? .terminal, terminal: context.terminal,
+                                   prompt: "Password of \(file): ", kind: .source)
+        }
         let session = try VaultAccess.unlock(options, context)
         defer { session.lock() }
         let store: Store = options.scope == .local ? .local : .shared

@@ -37,10 +37,26 @@ enum PasswordKind: Sendable {
     case master
     /// `passwd`'s new master password (`--new-password-fd`, `$KEYSHELF_NEW_PASSWORD_FILE`).
     case newMaster
+    /// The password of a database being imported (`--source-password-fd`; no file variable).
+    case source
 
-    var name: String { self == .master ? "master password" : "new master password" }
-    var fdOption: String { self == .master ? "--password-fd" : "--new-password-fd" }
+    var name: String {
+        switch self {
+        case .master: "master password"
+        case .newMaster: "new master password"
+        case .source: "database password"
+        }
+    }
+    var fdOption: String {
+        switch self {
+        case .master: "--password-fd"
+        case .newMaster: "--new-password-fd"
+        case .source: "--source-password-fd"
+        }
+    }
     var fileVariable: String { self == .master ? "KEYSHELF_PASSWORD_FILE" : "KEYSHELF_NEW_PASSWORD_FILE" }
+    /// How to give it without a terminal, for messages.
+    var scriptedSources: String { self == .source ? "pass \(fdOption) N" : "pass \(fdOption) N or set $\(fileVariable)" }
 }
 
 /// Reads master passwords into secure memory.
@@ -75,7 +91,7 @@ enum PasswordInput {
         case .terminal:
             origin = "the terminal"
             guard let tty = terminal() else {
-                throw CLIError(.usage, "no \(kind.name): there is no terminal to ask; pass \(kind.fdOption) N or set $\(kind.fileVariable)")
+                throw CLIError(.usage, "no \(kind.name): there is no terminal to ask; \(kind.scriptedSources)")
             }
             secret = try tty.readSecret(prompt: prompt)
             if let secret, let confirmPrompt {

@@ -48,6 +48,26 @@ public enum CSVReader {
     /// Parses `bytes` (a whole file); `path` only names the source in errors.
     /// - Throws: as `read(path:)`, except `.unreadable`.
     public static func parse(_ bytes: SecureBytes, path: String) throws -> CSVTable {
+        try parse(bytes, path: path, delimiter: bytes.withUnsafeBytes(delimiter(of:)))
+    }
+
+    /// `;` when the header line (outside quotes) holds more semicolons than
+    /// commas — what spreadsheets write in locales whose decimal mark is a
+    /// comma — else `,`.
+    static func delimiter(of bytes: UnsafeRawBufferPointer) -> UInt8 {
+        var commas = 0, semicolons = 0, quoted = false
+        for byte in bytes {
+            if byte == 0x22 { quoted.toggle() }
+            if quoted { continue }
+            if byte == 0x0A || byte == 0x0D { break }
+            if byte == 0x2C { commas += 1 }
+            if byte == 0x3B { semicolons += 1 }
+        }
+        return semicolons > commas ? 0x3B : 0x2C
+    }
+
+    /// Parses `bytes` with `delimiter` (`,` or `;`) between fields.
+    static func parse(_ bytes: SecureBytes, path: String, delimiter: UInt8) throws -> CSVTable {
         guard bytes.byteCount <= maxFileBytes else { throw TransferError.tooLarge(path: path, limit: maxFileBytes) }
         return try bytes.withUnsafeBytes { all in
             var body = all
@@ -58,7 +78,7 @@ public enum CSVReader {
                 throw TransferError.notUTF8(path: path, line: line)
             }
             let state = ParseState(capacity: body.count, path: path)
-            try runParser(body, state: state, path: path)
+            try runParser(body, state: state, path: path, delimiter: delimiter)
             guard let header = state.records.first else { throw TransferError.empty(path: path) }
             var table = CSVTable(arena: state.arena, fieldEnds: state.fieldEnds, header: [], headerLine: header.line,
                                  rows: Array(state.records.dropFirst()))
@@ -134,12 +154,13 @@ public enum CSVReader {
     /// Feeds `body` to libcsv one physical line at a time (a long line in
     /// pieces of `feedBytes`), so every callback knows which line it is on
     /// and a field over `maxFieldBytes` is refused before it grows further.
-    private static func runParser(_ body: UnsafeRawBufferPointer, state: ParseState, path: String) throws {
+    private static func runParser(_ body: UnsafeRawBufferPointer, state: ParseState, path: String, delimiter: UInt8) throws {
         var parser = csv_parser()
         guard csv_init(&parser, UInt8(CSV_STRICT | CSV_STRICT_FINI)) == 0 else {
             throw TransferError.malformed(path: path, line: 1, reason: "cannot start the CSV parser")
         }
         defer { csv_free(&parser) }
+        csv_set_delim(&parser, delimiter)
         csv_set_space_func(&parser, noSpaces)
         csv_set_realloc_func(&parser, wipingRealloc)
         csv_set_free_func(&parser, wipingFree)

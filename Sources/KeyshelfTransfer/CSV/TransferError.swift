@@ -26,6 +26,16 @@ public enum TransferError: Error, Equatable, Sendable, CustomStringConvertible {
     case unknownFormat(path: String, header: [String])
     /// The chosen format needs columns that the header lacks.
     case missingColumns(path: String, format: ImportFormat, columns: [String])
+    /// A JSON file that is not valid JSON; `line` is where the parser stopped.
+    case malformedJSON(path: String, line: Int, reason: String)
+    /// An encrypted Bitwarden export: keyshelf reads only the unencrypted one.
+    case encryptedExport(path: String)
+    /// A KeePass database whose password is wrong (or which also needs a key file).
+    case wrongSourcePassword(path: String)
+    /// A KeePass database that fails its checks for another reason.
+    case damagedDatabase(path: String, reason: String)
+    /// A source keyshelf recognises but cannot read (`what` names it, `hint` says what to do).
+    case unsupportedSource(path: String, what: String, hint: String)
     /// The export file could not be created or written.
     case unwritable(path: String, reason: String)
 
@@ -52,8 +62,22 @@ public enum TransferError: Error, Equatable, Sendable, CustomStringConvertible {
             "\(path) line \(line): a quoted field starting here is never closed; the file looks truncated (nothing was imported)"
         case let .unknownFormat(path, header):
             "\(path): unknown header line \"\(header.joined(separator: ","))\"; choose one with --format"
+                + (header.count == 1 && header[0].contains("\t")
+                    ? " (the fields look separated by tabs: save the file as CSV with commas or semicolons)" : "")
         case let .missingColumns(path, format, columns):
             "\(path): not a \(format.displayName) export, missing column(s) \(columns.joined(separator: ", "))"
+        case let .malformedJSON(path, line, reason):
+            "\(path) line \(line): malformed JSON (\(reason)); nothing was imported"
+        case let .encryptedExport(path):
+            "\(path) is an encrypted Bitwarden export, which keyshelf cannot read: export again choosing the file format "
+                + "\"JSON\" (not \"JSON (Encrypted)\"), or run `bw export --format json`; nothing was imported"
+        case let .wrongSourcePassword(path):
+            "\(path): wrong password for this database, or it also needs a key file, which keyshelf does not read "
+                + "(remove the key file in KeePassXC's Database Security, or export CSV); nothing was imported"
+        case let .damagedDatabase(path, reason):
+            "\(path) is a damaged KeePass database: \(reason); nothing was imported"
+        case let .unsupportedSource(path, what, hint):
+            "\(path) is \(what): \(hint); nothing was imported"
         case let .unwritable(path, reason):
             "cannot write \(path): \(reason)"
         }

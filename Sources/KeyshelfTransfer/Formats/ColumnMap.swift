@@ -6,10 +6,11 @@ public struct ColumnMap: Sendable, Equatable {
     public let ignoredColumns: [String]
     let indices: [ImportFormat.Role: Int]
 
-    /// Maps `header` for `format`, matching names case-insensitively; the first of duplicate names wins.
+    /// Maps `header` for `format`, matching names case-insensitively (a
+    /// localised `Label(key)` by its key); the first of duplicate names wins.
     /// - Throws: `TransferError.missingColumns` when a required column is absent.
     public init(header: [String], format: ImportFormat, path: String) throws {
-        let lowered = header.map { $0.lowercased() }
+        let lowered = header.map(ImportFormat.columnKey)
         let missing = format.requiredColumns.filter { !lowered.contains($0) }
         guard missing.isEmpty else {
             throw TransferError.missingColumns(path: path, format: format, columns: missing)

@@ -17,6 +17,18 @@ public enum ImportFormat: String, Sendable, CaseIterable, Codable {
     case onePassword = "1password"
     /// LastPass: `url,username,password,extra,name,grouping,fav`.
     case lastpass
+    /// Bitwarden's unencrypted JSON export (not CSV; `BitwardenJSONReader`).
+    case bitwardenJSON = "bitwarden-json"
+    /// A KeePass 2 database, KDBX 3.1 or 4 (`KDBXReader`).
+    case kdbx
+    /// A pass or gopass store: a directory of gpg-encrypted files (`PassStoreReader`).
+    case pass
+
+    /// The CSV formats, the ones a header line is matched against.
+    public static let csvFormats: [ImportFormat] = [.chrome, .firefox, .bitwarden, .keepassxc, .safari, .onePassword, .lastpass]
+
+    /// Whether the format is a CSV file with a header line.
+    public var isCSV: Bool { Self.csvFormats.contains(self) }
 
     /// The name shown to users.
     public var displayName: String {
@@ -28,12 +40,21 @@ public enum ImportFormat: String, Sendable, CaseIterable, Codable {
         case .safari: "Safari / Apple Passwords"
         case .onePassword: "1Password"
         case .lastpass: "LastPass"
+        case .bitwardenJSON: "Bitwarden JSON"
+        case .pass: "pass store"
+        case .kdbx: "KeePass database"
         }
     }
 
     /// The meaning of a column for keyshelf.
     public enum Role: Sendable, Equatable {
         case title, url, account, password, notes, otpauth
+        /// Folder or group (Bitwarden `folder`, KeePassXC `Group`, LastPass `grouping`), kept in the label.
+        case folder
+        /// Firefox's `httpRealm` (HTTP authentication), kept in the notes.
+        case realm
+        /// Bitwarden's custom fields (`fields`, `NAME: VALUE` lines), appended to the notes.
+        case fields
         /// Bitwarden's item type (`login`, `note`, `card`, `identity`).
         case itemType
     }
@@ -45,15 +66,15 @@ public enum ImportFormat: String, Sendable, CaseIterable, Codable {
         case .chrome:
             [("name", .title), ("url", .url), ("username", .account), ("password", .password), ("note", .notes)]
         case .firefox:
-            [("url", .url), ("username", .account), ("password", .password), ("httprealm", nil),
+            [("url", .url), ("username", .account), ("password", .password), ("httprealm", .realm),
              ("formactionorigin", nil), ("guid", nil), ("timecreated", nil), ("timelastused", nil),
              ("timepasswordchanged", nil)]
         case .bitwarden:
-            [("folder", nil), ("favorite", nil), ("type", .itemType), ("name", .title), ("notes", .notes),
-             ("fields", nil), ("reprompt", nil), ("login_uri", .url), ("login_username", .account),
+            [("folder", .folder), ("favorite", nil), ("type", .itemType), ("name", .title), ("notes", .notes),
+             ("fields", .fields), ("reprompt", nil), ("login_uri", .url), ("login_username", .account),
              ("login_password", .password), ("login_totp", .otpauth)]
         case .keepassxc:
-            [("group", nil), ("title", .title), ("username", .account), ("password", .password), ("url", .url),
+            [("group", .folder), ("title", .title), ("username", .account), ("password", .password), ("url", .url),
              ("notes", .notes), ("totp", .otpauth), ("icon", nil), ("last modified", nil), ("created", nil)]
         case .safari:
             [("title", .title), ("url", .url), ("username", .account), ("password", .password),
@@ -63,7 +84,9 @@ public enum ImportFormat: String, Sendable, CaseIterable, Codable {
              ("otpauth", .otpauth), ("favorite", nil), ("archived", nil), ("tags", nil), ("notes", .notes)]
         case .lastpass:
             [("url", .url), ("username", .account), ("password", .password), ("extra", .notes),
-             ("name", .title), ("grouping", nil), ("fav", nil), ("totp", .otpauth)]
+             ("name", .title), ("grouping", .folder), ("fav", nil), ("totp", .otpauth)]
+        case .bitwardenJSON, .pass, .kdbx:
+            []
         }
     }
 
@@ -76,7 +99,17 @@ public enum ImportFormat: String, Sendable, CaseIterable, Codable {
         case .keepassxc: ["group", "title", "username", "password", "url"]
         case .safari, .onePassword: ["title", "url", "username", "password"]
         case .lastpass: ["url", "username", "password", "extra"]
+        case .bitwardenJSON, .pass, .kdbx: []
         }
+    }
+
+    /// The name a header column is matched by: lower case, and for a
+    /// localised header of the form `Label(key)` (`Nom d'utilisateur(username)`) the key in parentheses.
+    static func columnKey(_ name: String) -> String {
+        let lowered = name.lowercased()
+        guard lowered.hasSuffix(")"), let open = lowered.lastIndex(of: "("), open != lowered.startIndex else { return lowered }
+        let key = String(lowered[lowered.index(after: open)..<lowered.index(before: lowered.endIndex)]).trimmingSpaces()
+        return key.isEmpty ? lowered : key
     }
 
     /// The format whose header the given column names match best: every
@@ -85,9 +118,9 @@ public enum ImportFormat: String, Sendable, CaseIterable, Codable {
     /// as Safari unless 1Password's own `Favorite`/`Archived`/`Tags` appear).
     /// Returns nil when no format fits.
     public static func detect(header: [String]) -> ImportFormat? {
-        let names = Set(header.map { $0.lowercased() })
+        let names = Set(header.map(columnKey))
         var best: (format: ImportFormat, score: Int)?
-        for format in allCases where format.requiredColumns.allSatisfy(names.contains) {
+        for format in csvFormats where format.requiredColumns.allSatisfy(names.contains) {
             let score = format.columns.filter { names.contains($0.name) }.count
             if best == nil || score > best!.score { best = (format, score) }
         }

@@ -1,3 +1,4 @@
+import Foundation
 import KeyshelfCredentials
 import KeyshelfCrypto
 
@@ -20,20 +21,25 @@ public struct ImportCandidate: Sendable {
     public let comment: String
     /// An `otpauth://` URI from the TOTP column, or "".
     public let otpauth: String
+    /// When the source says the login was created; nil when it does not (the import's time is used).
+    public var creationDate: Date? = nil
 }
 
 /// Where a row sits in the file.
 public struct RowPosition: Sendable, Equatable, Hashable, CustomStringConvertible {
-    /// Record number counting the header as row 1, as a spreadsheet shows it.
+    /// CSV: record number counting the header as row 1, as a spreadsheet shows it; other sources: the 1-based record number.
     public let row: Int
-    /// 1-based physical line where the record starts, as a text editor shows it.
+    /// 1-based physical line where the record starts, as a text editor shows it; 0 when the source has no lines.
     public let line: Int
+    /// What a record is called in the source: "row" (CSV), "item" (Bitwarden JSON), "entry" (KDBX, pass).
+    public let noun: String
 
-    public init(row: Int, line: Int) {
+    public init(row: Int, line: Int, noun: String = "row") {
         self.row = row
         self.line = line
+        self.noun = noun
     }
 
-    /// "row 4 (line 5)".
-    public var description: String { "row \(row) (line \(line))" }
+    /// "row 4 (line 5)", "item 3 (line 40)", "entry 7".
+    public var description: String { line > 0 ? "\(noun) \(row) (line \(line))" : "\(noun) \(row)" }
 }

@@ -52,7 +52,7 @@ public struct ImportPlan: Sendable {
             if live.isEmpty {
                 additions.append(candidate)
             } else if live.contains(where: { $0.password == candidate.password }) {
-                skipped.append(candidate.reported("already saved"))
+                skipped.append(candidate.reported(ImportReport.alreadySaved))
             } else {
                 updates.append(candidate)
             }
@@ -107,7 +107,7 @@ public struct ImportPlan: Sendable {
                 }
                 imported.append(candidate.reported(""))
             } else if live.contains(where: { items[$0].password == candidate.password }) {
-                skipped.append(candidate.reported("already saved"))
+                skipped.append(candidate.reported(ImportReport.alreadySaved))
             } else {
                 skipped.append(candidate.reported("saved meanwhile with another password; not replaced"))
             }
@@ -136,7 +136,7 @@ public struct ImportPlan: Sendable {
         Item(id: id, itemClass: .internetPassword, account: candidate.account,
              server: candidate.server.host, protocol: candidate.server.scheme, port: candidate.server.port,
              path: candidate.path, label: candidate.label, comment: candidate.comment, otpauth: candidate.otpauth,
-             creationDate: now, modificationDate: now, accessible: .whenUnlocked,
+             creationDate: candidate.creationDate ?? now, modificationDate: now, accessible: .whenUnlocked,
              synchronizable: store == .shared, password: candidate.password)
     }
 }

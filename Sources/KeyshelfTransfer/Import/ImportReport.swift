@@ -29,9 +29,12 @@ public struct ImportReport: Sendable {
     /// before the rest of that kind is counted in one line.
     public static let listedPerKind = 5
 
+    /// The reason of a row identical to a saved item, listed last.
+    static let alreadySaved = "already saved"
+
     /// The whole report as lines for a terminal: format, ignored columns,
-    /// summary, then the updated, skipped and failed rows with position and
-    /// reason. Of each kind the first `listedPerKind` rows are listed and the
+    /// summary, then the failed, updated and skipped rows with position and
+    /// reason, notes, and last the rows skipped as "already saved". Of each kind the first `listedPerKind` rows are listed and the
     /// rest summarised ("and 99995 more rows skipped: empty row"), so the
     /// report stays short however many rows a file repeats.
     /// Values from the file are shown inert (`InertText`: control, bidi and
@@ -42,8 +45,12 @@ public struct ImportReport: Sendable {
             out.append("ignored columns: \(source.ignoredColumns.map(InertText.make).joined(separator: ", "))")
         }
         out.append(summary + (dryRun ? " (dry run: nothing written)" : ""))
-        for (title, rows) in [("updated", dryRun ? [] : updated), ("would update", dryRun ? updated : []),
-                              ("skipped", skipped), ("failed", failed), ("note", source.notes)] where !rows.isEmpty {
+        // Issue 17: the useful lines first (failures, then updates and other
+        // skips), the long "already saved" tail of a re-import last.
+        let alreadySaved = skipped.filter { $0.reason == Self.alreadySaved }
+        let otherSkips = skipped.filter { $0.reason != Self.alreadySaved }
+        for (title, rows) in [("failed", failed), ("updated", dryRun ? [] : updated), ("would update", dryRun ? updated : []),
+                              ("skipped", otherSkips), ("note", source.notes), ("skipped", alreadySaved)] where !rows.isEmpty {
             var counts: [String: Int] = [:]
             var kinds: [String] = []
             for row in rows.sorted(by: { $0.position.row < $1.position.row }) {

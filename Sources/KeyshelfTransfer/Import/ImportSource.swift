@@ -1,3 +1,6 @@
+import Foundation
+import KeyshelfCrypto
+
 /// An import file read, recognised and mapped row by row; no vault involved yet.
 public struct ImportSource: Sendable {
     /// The file as given by the user.
@@ -17,13 +20,52 @@ public struct ImportSource: Sendable {
     /// Rows that cannot be imported (no password, no server, bad URL, bad field count).
     public let failed: [ReportedRow]
 
-    /// Reads the file at `path` (never modifying it) and maps its rows.
-    /// - Parameter format: the format to read, or nil to detect it from the header line (DESIGN §9).
-    /// - Throws: `TransferError` when the file as a whole is unreadable, not
-    ///   UTF-8, malformed, truncated inside quotes, of an unknown format, or
-    ///   lacks the chosen format's columns.
-    public static func read(path: String, format: ImportFormat? = nil) throws -> ImportSource {
-        try ImportSource(table: CSVReader.read(path: path), path: path, format: format)
+    /// Reads the file at `path` (`-`: standard input), or the pass store in
+    /// the directory `path`, never modifying it, and maps its records.
+    /// - Parameter format: the format to read, or nil to recognise it by content
+    ///   (a JSON object is Bitwarden's JSON export; a CSV file by its header line, DESIGN §9).
+    /// - Throws: `TransferError` when the source as a whole is unreadable, not
+    ///   UTF-8, malformed, truncated inside quotes, of an unknown format, lacks
+    ///   the chosen format's columns, or is encrypted.
+    /// - Parameter sourcePassword: asked only for a KeePass database, for its password.
+    public static func read(path: String, format: ImportFormat? = nil,
+                            sourcePassword: (() throws -> Secret)? = nil) throws -> ImportSource {
+        var isDirectory: ObjCBool = false
+        if path != "-", FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            guard format == .pass || (format == nil && PassStoreReader.isStore(path)) else {
+                throw TransferError.unreadable(path: path, reason: format == nil
+                    ? "a directory without .gpg-id, not a pass store; pass --format pass to read its .gpg files anyway"
+                    : "a directory; only --format pass reads one")
+            }
+            return try PassStoreReader.read(directory: path)
+        }
+        if format == .pass {
+            throw TransferError.unreadable(path: path, reason: "not a directory; --format pass reads a pass store's directory")
+        }
+        let bytes = try SourceReader.read(path: path)
+        let name = path == "-" ? "standard input" : path
+        let kind = bytes.withUnsafeBytes(SourceReader.kind)
+        switch kind {
+        case .kdb:
+            throw TransferError.unsupportedSource(path: name, what: "a KeePass 1 database (.kdb)",
+                                                  hint: "open it in KeePassXC, save it as KDBX 4 and import that")
+        case .kdbx where format == nil || format == .kdbx:
+            guard let sourcePassword else {
+                throw TransferError.unsupportedSource(path: name, what: "a KeePass database", hint: "its password is needed to read it")
+            }
+            let password = try sourcePassword()
+            return try bytes.withUnsafeBytes { try KDBXReader.read($0, path: name, password: password) }
+        case .kdbx:
+            throw TransferError.unsupportedSource(path: name, what: "a KeePass database (KDBX)", hint: "use --format kdbx or auto")
+        case _ where format == .kdbx:
+            throw TransferError.unsupportedSource(path: name, what: "not a KeePass database (no KDBX signature)", hint: "check the file or its --format")
+        case .json where format == nil || format == .bitwardenJSON:
+            return try bytes.withUnsafeBytes { try BitwardenJSONReader.read($0, path: name) }
+        case .csv where format == .bitwardenJSON:
+            throw TransferError.malformedJSON(path: name, line: 1, reason: "not a JSON object")
+        default:
+            return try ImportSource(table: CSVReader.parse(bytes, path: name), path: name, format: format)
+        }
     }
 
     /// Maps an already parsed `table`; `path` only names the source in errors.
@@ -34,23 +76,36 @@ public struct ImportSource: Sendable {
         }
         let columns = try ColumnMap(header: table.header, format: chosen, path: path)
         let mapper = RowMapper(table: table, columns: columns)
+        self.init(path: path, format: chosen, ignoredColumns: columns.ignoredColumns, rowCount: table.rows.count,
+                  outcomes: table.rows.map(mapper.map))
+    }
+
+    /// Collects what a reader made of each record of a source with `rowCount` records.
+    init(path: String, format: ImportFormat, ignoredColumns: [String] = [], rowCount: Int, outcomes: [EntryOutcome]) {
         var candidates: [ImportCandidate] = []
         var skipped: [ReportedRow] = []
         var failed: [ReportedRow] = []
         var notes: [ReportedRow] = []
-        for row in table.rows {
-            switch mapper.map(row) {
-            case .candidate(let candidate, let note):
-                candidates.append(candidate)
-                if let note { notes.append(note) }
+        for outcome in outcomes {
+            switch outcome {
+            case .entry(let entry):
+                for mapped in EntryMapper.map(entry) {
+                    switch mapped {
+                    case .candidate(let candidate, let rowNotes):
+                        candidates.append(candidate)
+                        notes += rowNotes
+                    case .skipped(let reported): skipped.append(reported)
+                    case .failed(let reported): failed.append(reported)
+                    }
+                }
             case .skipped(let reported): skipped.append(reported)
             case .failed(let reported): failed.append(reported)
             }
         }
         self.path = path
-        self.format = chosen
-        self.ignoredColumns = columns.ignoredColumns
-        self.rowCount = table.rows.count
+        self.format = format
+        self.ignoredColumns = ignoredColumns
+        self.rowCount = rowCount
         self.candidates = candidates
         self.skipped = skipped
         self.failed = failed

@@ -1,33 +1,25 @@
 import KeyshelfCredentials
 import KeyshelfCrypto
 
-/// Turns one CSV row into an `ImportCandidate`, or says why it is skipped or failed.
+/// Turns one CSV row into an `ImportEntry`, or says why it is skipped or
+/// failed; `EntryMapper` then maps the entry's URIs (docs/import.md).
 ///
-/// The mapping (documented for users in docs/import.md):
-/// - URL → `ServerName` (IDN to A-label, default port folded, user info,
-///   query and fragment dropped; dropped user info is noted in the report) and `path` (kept as written, "" for "/").
-///   A Bitwarden `login_uri` holding several URIs uses the first http(s) one.
-/// - `android://…` / `androidapp://…` entries, other non-web schemes
-///   (`chrome://`, `ftp://`), Bitwarden items whose type is not `login` and
-///   LastPass secure notes (`http://sn`) are **skipped**: they are not web logins.
-/// - No URL, a URL that does not normalise, no user name (an empty account is
-///   `errSecParam` in the Keychain model), no password, or a row whose field
-///   count differs from the header's → **failed**.
-/// - Notes → `comment`; title → `label`; a TOTP column holding an
-///   `otpauth://` URI is kept as is, a bare secret becomes
-///   `otpauth://totp/SERVER:ACCOUNT?secret=…&issuer=SERVER`.
+/// - A blank row is skipped; a row whose field count differs from the
+///   header's fails (usually an unquoted comma: the columns cannot be trusted).
+/// - Bitwarden items whose type is not `login` and LastPass secure notes
+///   (`http://sn`) are **skipped**: they are not web logins.
+/// - Bitwarden's `login_uri` may hold several URIs separated by commas: each is one URI.
+/// - Bitwarden's `fields` column (custom fields) and Firefox's `httpRealm`
+///   (`HTTP realm: …`) are appended to the notes.
+/// - Firefox rows may have no user name (password-only forms, HTTP
+///   authentication): they import with the account `ImportEntry.noUserName`.
+/// - The folder column (Bitwarden `folder`, LastPass `grouping`, KeePassXC
+///   `Group` without its root group) is kept in the label (`LabelPath`).
 struct RowMapper {
     let table: CSVTable
     let columns: ColumnMap
 
-    enum Outcome {
-        /// A row to import; `note` says what of it was left out (the URL's user info).
-        case candidate(ImportCandidate, note: ReportedRow?)
-        case skipped(ReportedRow)
-        case failed(ReportedRow)
-    }
-
-    func map(_ row: CSVTable.Row) -> Outcome {
+    func map(_ row: CSVTable.Row) -> EntryOutcome {
         let position = RowPosition(row: row.number, line: row.line)
         let url = text(row, .url).trimmingSpaces()
         let account = text(row, .account)
@@ -49,108 +41,32 @@ struct RowMapper {
         if columns.format == .lastpass, url.lowercased() == "http://sn" {
             return .skipped(report(text(row, .title), "LastPass secure note, not a web login"))
         }
-        guard let chosen = Self.webURL(in: url, bitwarden: columns.format == .bitwarden) else {
-            return .failed(report("", "no URL (server)"))
+        let uris = columns.format == .bitwarden ? url.split(separator: ",").map(String.init) : [url]
+        return .entry(ImportEntry(
+            position: position, uris: uris, account: account,
+            password: columns.index(of: .password).map { table.secret(row, $0) } ?? Secret(utf8: ""),
+            title: text(row, .title), folder: folder(row), notes: notes(row), otpauth: text(row, .otpauth),
+            allowsEmptyAccount: columns.format == .firefox))
+    }
+
+    /// The notes column, then Bitwarden's custom fields on lines of their own.
+    private func notes(_ row: CSVTable.Row) -> String {
+        var notes = text(row, .notes)
+        let realm = text(row, .realm).trimmingSpaces()
+        for extra in [text(row, .fields).trimmingSpaces(), realm.isEmpty ? "" : "HTTP realm: \(realm)"] where !extra.isEmpty {
+            notes += (notes.isEmpty ? "" : "\n") + extra
         }
-        if let scheme = Self.scheme(of: chosen), scheme != "http", scheme != "https" {
-            let what = scheme.hasPrefix("android") ? "Android app entry (\(scheme)://…)" : "\(scheme):// entry"
-            return .skipped(report(ServerURL.withoutUserInfo(chosen), "\(what), not a web login"))
-        }
-        let server: ServerName
-        let parts: ServerURL
-        do {
-            parts = try ServerURL(parsing: chosen)
-            server = try ServerName(parts, input: chosen)
-        } catch let error as ServerNameError {
-            return .failed(report(ServerURL.withoutUserInfo(chosen), "URL \(error.reason)"))
-        } catch {
-            return .failed(report(ServerURL.withoutUserInfo(chosen), "URL not understood"))
-        }
-        if account.isEmpty {
-            return .failed(report(server.display, "no user name"))
-        }
-        guard let passwordColumn = columns.index(of: .password) else {
-            return .failed(report(server.display, "no password"))
-        }
-        let password = table.secret(row, passwordColumn)
-        if password.byteCount == 0 {
-            return .failed(report(server.display, "no password"))
-        }
-        let title = text(row, .title).trimmingSpaces()
-        // Issue 11 item 8: said in the report, never quoting the user info itself.
-        let note = parts.userInfo.map { _ in
-            report(server.display, parts.hasPassword ? "the URL's user info (a user name and a password, not shown) was dropped"
-                                                     : "the URL's user info (a user name) was dropped")
-        }
-        return .candidate(ImportCandidate(
-            position: position, server: server, path: Self.path(of: chosen), account: account, password: password,
-            label: title.isEmpty ? server.display : title,
-            comment: text(row, .notes),
-            otpauth: Self.otpauth(text(row, .otpauth).trimmingSpaces(), server: server, account: account)), note: note)
+        return notes
+    }
+
+    private func folder(_ row: CSVTable.Row) -> String {
+        let value = text(row, .folder).trimmingSpaces()
+        guard columns.format == .keepassxc else { return value }
+        // KeePassXC writes the whole group path, starting with the root group ("Root/Work").
+        return value.split(separator: "/", maxSplits: 1).dropFirst().first.map(String.init) ?? ""
     }
 
     private func text(_ row: CSVTable.Row, _ role: ImportFormat.Role) -> String {
         columns.index(of: role).map { table.string(row, $0) } ?? ""
-    }
-
-    /// The URL to use: the field itself, or for Bitwarden (which joins several
-    /// URIs with commas) the first http(s) one, else the first one.
-    static func webURL(in field: String, bitwarden: Bool) -> String? {
-        guard bitwarden else { return field.isEmpty ? nil : field }
-        let uris = field.split(separator: ",").map { String($0).trimmingSpaces() }.filter { !$0.isEmpty }
-        return uris.first { uri in scheme(of: uri).map { $0 == "http" || $0 == "https" } ?? true } ?? uris.first
-    }
-
-    /// The lower-case scheme of `url` ("android", "https"): the text before a
-    /// first ":" that is followed by "//"; nil when there is none.
-    static func scheme(of url: String) -> String? {
-        schemeEnd(of: url).map { url[..<$0].lowercased() }
-    }
-
-    /// The index of the "://" ending `url`'s scheme, if it has one.
-    private static func schemeEnd(of url: String) -> String.Index? {
-        guard let colon = url.firstIndex(of: ":"), colon != url.startIndex, url[colon...].hasPrefix("://") else { return nil }
-        return colon
-    }
-
-    /// The path of `url` as written (`/login`): from the end of the authority
-    /// to the query or fragment; "" when that is empty or "/".
-    static func path(of url: String) -> String {
-        let authorityStart = schemeEnd(of: url).map { url.index($0, offsetBy: 3) } ?? url.startIndex
-        guard let start = url[authorityStart...].firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) else { return "" }
-        let end = url[start...].firstIndex(where: { $0 == "?" || $0 == "#" }) ?? url.endIndex
-        let path = String(url[start..<end])
-        return path == "/" ? "" : path
-    }
-
-    /// `value` when it is an `otpauth://` URI; a bare secret wrapped in one; "" for "".
-    static func otpauth(_ value: String, server: ServerName, account: String) -> String {
-        guard !value.isEmpty else { return "" }
-        if value.lowercased().hasPrefix("otpauth://") { return value }
-        let secret = value.filter { $0 != " " }.uppercased()
-        let label = "\(server.host):\(account)".addingPercentEncoding(allowed: Self.unreserved)
-        let issuer = server.host.addingPercentEncoding(allowed: Self.unreserved)
-        return "otpauth://totp/\(label)?secret=\(secret.addingPercentEncoding(allowed: Self.unreserved))&issuer=\(issuer)"
-    }
-
-    private static let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
-}
-
-extension String {
-    /// Percent-encodes every UTF-8 byte outside `allowed` (RFC 3986).
-    func addingPercentEncoding(allowed: Set<UInt8>) -> String {
-        var out = ""
-        for byte in utf8 {
-            if allowed.contains(byte) {
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            } else {
-                out += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
-            }
-        }
-        return out
-    }
-
-    private func leftPadded(to width: Int) -> String {
-        String(repeating: "0", count: max(0, width - count)) + self
     }
 }
