@@ -8,7 +8,7 @@ struct RulesCommand: Command {
     static let spec = CommandSpec(
         name: "rules", summary: "save, show or remove a domain's passwordrules for generated passwords",
         positionals: [
-            .init(name: "OPERATION", help: "set, get, list or rm"),
+            .init(name: "OPERATION", help: "set, get, list or rm", completion: .words("set", "get", "list", "rm")),
             .init(name: "DOMAIN", optional: true, help: "host name, host:port or URL (set, get, rm)"),
             .init(name: "RULES", optional: true, help: "the passwordrules text (set), e.g. \"minlength: 12; required: digit\""),
         ],
