@@ -78,7 +78,7 @@ import Testing
         try shell.complete("keyshelf get git.example.org:8", expecting: "keyshelf get git.example.org:8443 ")
         try shell.complete("keyshelf get example.com Jo", expecting: #"keyshelf get example.com José\ Smith "#)
         try shell.complete("keyshelf --vault \(fixture.vault.directory.path) rm example.com o",
-                           expecting: #"rm example.com o\$car\;\(x\) "#)
+                           expecting: "keyshelf --vault \(fixture.vault.directory.path) rm example.com " + #"o\$car\;\(x\) "#)
         try lockedTabAsksNothing(shell, fixture)
     }
 
