@@ -71,15 +71,16 @@ import Testing
     }
 
     /// `man -l` renders the generated page without a troff warning, with
-    /// every command and the exit codes.
-    @Test func theManPageRenders() throws {
+    /// every command and the exit codes, in a UTF-8 locale and in plain C
+    /// (where "…" in a help text used to warn "can't find special character").
+    @Test(arguments: ["C.UTF-8", "C"]) func theManPageRenders(locale: String) throws {
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let page = folder.appendingPathComponent("keyshelf.1")
         let generated = try Keyshelf.run(["completion", "man"], environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"])
         try generated.stdoutData.write(to: page)
         let result = try Keyshelf.runProcess("/usr/bin/man", ["--warnings", "-l", page.path],
-                                             environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "MANWIDTH": "100", "MANPAGER": "cat", "HOME": folder.path])
+                                             environment: ["PATH": "/usr/bin:/bin", "LANG": locale, "MANWIDTH": "100", "MANPAGER": "cat", "HOME": folder.path])
         #expect(result.status == 0, "\(result)")
         #expect(result.stderr.isEmpty, "\(result.stderr)")
         for word in ["keyshelf get SERVER [ACCOUNT]", "completion SHELL", "EXIT STATUS", "status: the vault is locked", "NO_COLOR"] {

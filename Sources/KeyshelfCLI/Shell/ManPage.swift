@@ -91,12 +91,18 @@ enum ManPage {
         }
     }
 
+    /// Typographic characters the help texts use, as troff's named glyphs
+    /// (which every output device has), so `man` renders the page in any locale.
+    static let glyphs: [(String, String)] = [("…", "..."), ("–", "\\(en"), ("—", "\\(em"), ("·", "\\(pc"), ("→", "\\(->")]
+
     /// Text made safe for troff: backslashes and hyphens escaped, a leading
-    /// `.` or `'` (a request) neutralised, newlines folded to spaces.
+    /// `.` or `'` (a request) neutralised, newlines folded to spaces,
+    /// typographic characters as named glyphs.
     static func escape(_ text: String) -> String {
         var result = text.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")
             .replacingOccurrences(of: "\n", with: " ")
         result = result.replacingOccurrences(of: "\"", with: "\\(dq")
+        for (character, glyph) in glyphs { result = result.replacingOccurrences(of: character, with: glyph) }
         if result.hasPrefix(".") || result.hasPrefix("'") { result = "\\&" + result }
         return result
     }
