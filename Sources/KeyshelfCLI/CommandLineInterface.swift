@@ -30,7 +30,12 @@ public enum CommandLineInterface {
         CredentialCommand.self,
         SiwaCommand.self,
         DemoCommand.self,
+        CompletionCommand.self,
     ]
+
+    /// Commands that work but are not listed, offered or completed: the
+    /// completion scripts' name source.
+    static let hiddenCommands: [any Command.Type] = [CompleteNamesCommand.self]
 
     /// Runs `keyshelf` with `arguments` (without the program name).
     /// - Returns: the process exit code.
@@ -55,8 +60,9 @@ public enum CommandLineInterface {
         let rest: [String]
         let (leading, word) = splitLeadingVaultOptions(arguments)
         if let word, !word.hasPrefix("-") {
-            guard let found = commands.first(where: { $0.spec.name == word }) else {
-                return ErrorReport.report(UsageError("unknown command '\(word)'; run 'keyshelf --help' for the list"), context: context)
+            guard let found = (commands + hiddenCommands).first(where: { $0.spec.name == word }) else {
+                let hint = Suggestion.nearest(to: word, among: commands.map { $0.spec.name }).map { "did you mean '\($0)'? " } ?? ""
+                return ErrorReport.report(UsageError("unknown command '\(word)'; \(hint)run 'keyshelf --help' for the list"), context: context)
             }
             command = found
             // `keyshelf --vault DIR get …`: leading options belong to the command.
@@ -130,12 +136,36 @@ public enum CommandLineInterface {
     }
 }
 
-/// The exit-code table printed by `--help` (DESIGN §8).
+/// The exit codes with their meaning (DESIGN §8), printed by `--help` and
+/// the man page's EXIT STATUS.
 enum ExitCodes {
-    static let text = """
-        exit codes: 0 success · 1 other error · 2 usage · 3 not found (errSecItemNotFound)
-                    4 canceled or consent declined (errSecUserCanceled)
-                    5 wrong master password (errSecAuthFailed) · 6 duplicate (errSecDuplicateItem)
-                    7 vault damaged, truncated or of an unsupported version · 8 audit found problems
-        """
+    static let entries: [(code: ExitCode, meaning: String)] = [
+        (.success, "success"),
+        (.failure, "other error"),
+        (.usage, "usage"),
+        (.notFound, "not found (errSecItemNotFound)"),
+        (.canceled, "canceled or consent declined (errSecUserCanceled)"),
+        (.authFailed, "wrong master password (errSecAuthFailed)"),
+        (.duplicate, "duplicate (errSecDuplicateItem)"),
+        (.vaultDamaged, "vault damaged, truncated or of an unsupported version"),
+        (.findings, "audit found problems"),
+        (.locked, "status: the vault is locked"),
+    ]
+
+    /// "exit codes: 0 success · 1 other error · …", wrapped for a terminal.
+    static var text: String {
+        var lines: [String] = []
+        var line = "exit codes:"
+        for (index, entry) in entries.enumerated() {
+            let item = "\(entry.code.rawValue) \(entry.meaning)"
+            if line.count + item.count + 3 > 96 {
+                lines.append(line)
+                line = String(repeating: " ", count: 11)
+            } else if index > 0 {
+                line += " ·"
+            }
+            line += " " + item
+        }
+        return (lines + [line]).joined(separator: "\n")
+    }
 }

@@ -92,9 +92,10 @@ final class AgentHarness: @unchecked Sendable {
         return result
     }
 
-    /// `keyshelf status --json` as a dictionary.
+    /// `keyshelf status --json` as a dictionary (exit 0 unlocked, 9 locked).
     func status() throws -> [String: Any] {
-        let result = try check(run(["status", "--json"]))
+        let result = try run(["status", "--json"])
+        guard result.status == 0 || result.status == 9 else { throw HarnessError(description: "status failed: \(result)") }
         return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] ?? [:]
     }
 

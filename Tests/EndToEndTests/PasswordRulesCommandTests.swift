@@ -86,4 +86,15 @@ import Testing
         #expect(try vault.snapshot() == before)
         #expect(try vault.run(["rules", "set", "example.com"]).status == 2)
     }
+
+    /// `rules get` and `rules list` print records, so they take `--json` (issue 17 item 3).
+    @Test func rulesGetAndListPrintJSON() throws {
+        let vault = try TestVault()
+        #expect(try vault.run(["rules", "set", "example.com", "minlength: 20"]).status == 0)
+        let got = try vault.run(["rules", "get", "login.example.com", "--json"])
+        #expect(got.status == 0, "\(got)")
+        #expect(try got.json() as? [String: String] == ["domain": "example.com", "rules": "minlength: 20"])
+        let listed = try vault.run(["rules", "list", "--json"])
+        #expect(try listed.json() as? [[String: String]] == [["domain": "example.com", "rules": "minlength: 20"]])
+    }
 }

@@ -47,6 +47,10 @@ import Testing
         (["--vault", "a", "list", "--vault=b"], "option '--vault' is given more than once"),
         (["list", "--password-fd", "3", "--password-fd", "4"], "option '--password-fd' is given more than once"),
         (["generate", "-n", "2", "--count", "3"], "option '--count/-n' is given more than once"),
+        (["improt", "x.csv"], "unknown command 'improt'; did you mean 'import'?"),
+        (["stauts"], "did you mean 'status'?"),
+        (["list", "--jsno"], "unknown option '--jsno' for 'keyshelf list'; did you mean '--json'?"),
+        (["--vualt", "x"], "did you mean '--vault'?"),
     ])
     func usageErrorsExitTwoWithAMessage(arguments: [String], message: String) throws {
         let result = try Keyshelf.run(arguments, environment: environment)

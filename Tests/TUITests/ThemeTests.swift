@@ -70,3 +70,42 @@ import Testing
 extension Theme {
     func renamed(_ name: String) -> Theme { Theme(name: name, styles: styles) }
 }
+
+/// Where themes are looked up (issue 17 item 1): derived from the running
+/// binary and the environment, never from a path compiled in.
+@Suite struct ThemeLocationTests {
+    @Test func anInstalledBinaryLooksBesideItselfThenXDGDataDirsThenTheConfigFolder() {
+        let paths = Theme.searchPaths(environment: ["XDG_DATA_DIRS": "/usr/share:relative:/opt/share", "XDG_CONFIG_HOME": "/home/u/.config"],
+                                      executable: URL(fileURLWithPath: "/opt/ks/bin/keyshelf")).map(\.path)
+        #expect(paths == ["/opt/ks/share/keyshelf/themes", "/usr/share/keyshelf/themes", "/opt/share/keyshelf/themes",
+                          "/home/u/.config/keyshelf/themes"])
+    }
+
+    @Test func keyshelfThemesComesFirstAndXDGDataDirsHasADefault() {
+        let paths = Theme.searchPaths(environment: ["KEYSHELF_THEMES": "/mine", "HOME": "/home/u"], executable: nil).map(\.path)
+        #expect(paths == ["/mine", "/usr/local/share/keyshelf/themes", "/usr/share/keyshelf/themes", "/home/u/.config/keyshelf/themes"])
+    }
+
+    /// `scripts/keyshelf`, `swift run` and the tests run the binary from
+    /// `.build`: the checkout's `themes/` beside `.build` is found.
+    @Test func aBinaryInsideDotBuildFindsTheCheckoutsThemes() {
+        let paths = Theme.searchPaths(environment: ["HOME": "/h"],
+                                      executable: URL(fileURLWithPath: "/src/ks/.build/x86_64-unknown-linux-gnu/release/keyshelf")).map(\.path)
+        #expect(paths.prefix(2) == ["/src/ks/.build/x86_64-unknown-linux-gnu/share/keyshelf/themes", "/src/ks/themes"])
+    }
+
+    /// The source file's own location is no longer a search path.
+    @Test func noPathComesFromTheSourceTree() {
+        let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+        let paths = Theme.searchPaths(environment: ["HOME": "/h"], executable: URL(fileURLWithPath: "/opt/ks/bin/keyshelf"))
+        #expect(!paths.contains { $0.path.hasPrefix(checkout) })
+    }
+
+    @Test func namesListsValidThemeFilesAndTheBuiltIns() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("keyshelf-themes-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for file in ["mine.theme", "bad name.theme", "notes.txt"] { try Data().write(to: folder.appendingPathComponent(file)) }
+        #expect(Theme.names(searchPaths: [folder]) == ["dark", "mine", "monochrome"])
+    }
+}

@@ -10,7 +10,8 @@ struct AuditCommand: Command {
         name: "audit", summary: "report weak, reused, compromised and http-only passwords",
         positionals: [
             .init(name: "ignore|unignore", optional: true, help: "hide (or show again) one finding of one account"),
-            .init(name: "PROBLEM", optional: true, help: "weak, reused, compromised or insecure"),
+            .init(name: "PROBLEM", optional: true, help: "weak, reused, compromised or insecure",
+                  completion: .words("weak", "reused", "compromised", "insecure")),
             .init(name: "SERVER", optional: true, help: "host name, host:port or URL"),
             .init(name: "ACCOUNT", optional: true, help: "the user name"),
         ],

@@ -9,7 +9,7 @@ import KeyshelfVault
 struct CredentialCommand: Command {
     static let spec = CommandSpec(
         name: "credential", summary: "git credential helper (get, store, erase)",
-        positionals: [.init(name: "OPERATION", help: "get, store or erase (git passes it)")],
+        positionals: [.init(name: "OPERATION", help: "get, store or erase (git passes it)", completion: .words("get", "store", "erase"))],
         shared: [.yes, .vault, .passwordFD],
         discussion: """
             Use as: git config --global credential.helper '!keyshelf credential'

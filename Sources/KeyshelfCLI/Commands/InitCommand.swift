@@ -5,7 +5,8 @@ struct InitCommand: Command {
     static let spec = CommandSpec(
         name: "init", summary: "create the vault (asks for a new master password twice)",
         options: [
-            .value("--kdf", valueName: "LEVEL", help: "Argon2id cost: interactive, moderate (default) or sensitive"),
+            .value("--kdf", valueName: "LEVEL", help: "Argon2id cost: interactive, moderate (default) or sensitive",
+                   completion: .words("interactive", "moderate", "sensitive")),
         ],
         shared: [.vault, .passwordFD],
         discussion: """

@@ -9,7 +9,8 @@ struct OtpCommand: Command {
     static let spec = CommandSpec(
         name: "otp", summary: "print a one-time code (TOTP/HOTP/Steam); otp set / otp uri manage the secret",
         positionals: [
-            .init(name: "SERVER", help: "host name, host:port or URL; or the word set or uri, then SERVER ACCOUNT"),
+            .init(name: "SERVER", help: "host name, host:port or URL; or the word set or uri, then SERVER ACCOUNT",
+                  completion: Completion.servers.or("set", "uri")),
             .init(name: "ACCOUNT", optional: true, help: "the user name; needed when the server has several"),
             .init(name: "ACCOUNT", optional: true, help: "(after set / uri SERVER) the user name"),
         ],

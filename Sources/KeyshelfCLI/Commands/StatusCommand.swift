@@ -2,7 +2,8 @@ import KeyshelfAgent
 import KeyshelfCredentials
 
 /// `keyshelf status [--json]`: whether the vault's agent is unlocked and the
-/// time left before it locks. Exits 0 either way; the answer is the output.
+/// time left before it locks. Exits 0 when unlocked and 9 (`.locked`) when
+/// locked, so scripts can test it (`keyshelf status >/dev/null && …`).
 struct StatusCommand: Command {
     static let spec = CommandSpec(
         name: "status", summary: "say whether the vault is unlocked, and for how long",
@@ -15,6 +16,7 @@ struct StatusCommand: Command {
             Prints "unlocked" or "locked". --json prints {"vault", "unlocked",
             "secondsLeft", "idleSecondsLeft", "maximumSecondsLeft"}: seconds until the
             agent locks, by either limit, by the idle limit, by the absolute limit.
+            Exit status: 0 unlocked, 9 locked (also with --json).
             """)
 
     var options: SharedOptions
@@ -45,7 +47,7 @@ struct StatusCommand: Command {
         } else {
             context.standardOutput.write("locked: \(InertText.make(location.vaultPath))\n")
         }
-        return .success
+        return unlocked ? .success : .locked
     }
 
     /// "2 h 05 min", "14 min 59 s", "9 s".

@@ -75,7 +75,7 @@ enum ErrorReport {
         case .authFailed: .authFailed
         case .duplicate: .duplicateItem
         case .vaultDamaged: .decode
-        case .success, .failure, .usage, .findings: nil
+        case .success, .failure, .usage, .findings, .locked: nil
         }
     }
 }

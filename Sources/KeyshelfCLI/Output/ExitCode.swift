@@ -17,6 +17,8 @@ public enum ExitCode: Int32, Sendable {
     case vaultDamaged = 7
     /// `keyshelf audit` found at least one problem (docs/audit.md).
     case findings = 8
+    /// `keyshelf status`: no unlocked agent serves the vault (docs/cli.md, "Exit codes").
+    case locked = 9
 }
 
 /// An error the CLI reports itself: a sentence for standard error and the exit code.

@@ -47,7 +47,9 @@ enum ArgumentParser {
                 inlineValue = String(argument[argument.index(after: equals)...])
             }
             guard let option = spec.option(named: name) else {
-                throw UsageError("unknown option '\(name)' for '\(spec.invocation)'", command: spec.name)
+                let known = spec.options.flatMap(\.names).filter { $0.hasPrefix("--") } + ["--help"]
+                let hint = Suggestion.nearest(to: name, among: known).map { "; did you mean '\($0)'?" } ?? ""
+                throw UsageError("unknown option '\(name)' for '\(spec.invocation)'\(hint)", command: spec.name)
             }
             if option.takesValue {
                 // Taking the last of two values would silently drop the other

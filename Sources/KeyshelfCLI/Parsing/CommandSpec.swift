@@ -37,13 +37,21 @@ struct OptionSpec: Sendable {
     /// The placeholder shown in help for an option that takes a value; nil for a flag.
     var valueName: String?
     var help: String
+    /// What the shells offer for the value; nil: inferred from `valueName` (`Completion.inferred`).
+    var completion: Completion? = nil
 
     static func flag(_ names: String..., help: String) -> OptionSpec {
         OptionSpec(names: names, valueName: nil, help: help)
     }
 
-    static func value(_ names: String..., valueName: String, help: String) -> OptionSpec {
-        OptionSpec(names: names, valueName: valueName, help: help)
+    static func value(_ names: String..., valueName: String, help: String, completion: Completion? = nil) -> OptionSpec {
+        OptionSpec(names: names, valueName: valueName, help: help, completion: completion)
+    }
+
+    /// What the shells offer for the value (`.none` for a flag).
+    var valueCompletion: Completion {
+        guard let valueName else { return .none }
+        return completion ?? Completion.inferred(fromValueName: valueName, option: key)
     }
 
     var key: String { names[0] }
@@ -57,4 +65,9 @@ struct PositionalSpec: Sendable {
     var name: String
     var optional: Bool = false
     var help: String
+    /// What the shells offer here; nil: inferred from `name` (`Completion.inferred`).
+    var completion: Completion? = nil
+
+    /// What the shells offer here.
+    var resolvedCompletion: Completion { completion ?? Completion.inferred(fromPositional: name) }
 }

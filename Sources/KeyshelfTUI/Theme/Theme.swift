@@ -157,17 +157,4 @@ extension Theme {
             throw ThemeError(source: name, line: 0, reason: "no file \(name).theme in \(searchPaths.map(\.path).joined(separator: ", "))")
         }
     }
-
-    /// The folders searched for theme files: `$XDG_CONFIG_HOME/keyshelf/themes`,
-    /// `$KEYSHELF_THEMES`, `/usr/share/keyshelf/themes`, and the source tree's `themes/`.
-    public static func searchPaths(environment: [String: String] = ProcessInfo.processInfo.environment) -> [URL] {
-        var paths: [URL] = []
-        paths.append(TUIConfiguration.configDirectory(environment: environment).appendingPathComponent("themes"))
-        if let dir = environment["KEYSHELF_THEMES"], !dir.isEmpty { paths.append(URL(fileURLWithPath: dir)) }
-        paths.append(URL(fileURLWithPath: "/usr/share/keyshelf/themes"))
-        let source = URL(fileURLWithPath: #filePath)
-        paths.append(source.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("themes"))
-        return paths
-    }
 }
