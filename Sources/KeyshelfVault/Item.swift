@@ -110,6 +110,17 @@ public struct Item: Sendable, Equatable {
     public var isDeleted: Bool
     /// The audit findings the user chose to ignore for this item (`keyshelf audit ignore`).
     public var ignoredFindings: AuditProblems
+    /// The merge order of this record's last change (docs/sync.md); nil for
+    /// an item not saved yet. A save stamps every record that `needsStamp`.
+    public var changeStamp: ChangeStamp? {
+        get { stampSlot.stamp }
+        set { stampSlot.stamp = newValue }
+    }
+    /// Holds `changeStamp`; its equality makes an unstamped record equal to
+    /// the same record read back with its fallback stamp.
+    var stampSlot: StampSlot
+    /// Earlier passwords, newest first (`PasswordHistory`); empty in a tombstone.
+    public var passwordHistory: [PasswordHistoryEntry]
 
     public init(
         id: UUID = UUID(),
@@ -134,7 +145,9 @@ public struct Item: Sendable, Equatable {
         passwordExpiryUTC: UInt64? = nil,
         oauthRefreshToken: Secret? = nil,
         isDeleted: Bool = false,
-        ignoredFindings: AuditProblems = []
+        ignoredFindings: AuditProblems = [],
+        changeStamp: ChangeStamp? = nil,
+        passwordHistory: [PasswordHistoryEntry] = []
     ) {
         self.id = id
         self.itemClass = itemClass
@@ -159,5 +172,7 @@ public struct Item: Sendable, Equatable {
         self.oauthRefreshToken = oauthRefreshToken
         self.isDeleted = isDeleted
         self.ignoredFindings = ignoredFindings
+        self.stampSlot = StampSlot(stamp: changeStamp)
+        self.passwordHistory = passwordHistory
     }
 }

@@ -20,6 +20,7 @@ enum RecordCodec {
         case creationDate, modificationDate, accessible, accessControl
         case synchronizable, password, isDeleted
         case passwordExpiryUTC, oauthRefreshToken, ignoredFindings
+        case changeStamp, passwordHistory
     }
 
     /// Decoding failed: the payload authenticated but does not parse.
@@ -62,6 +63,7 @@ enum RecordCodec {
                     let ranges = write(item, password: password, token: token, to: &w)
                     if let range = ranges.password { item.pointee.password = Secret(storage: out, range: range) }
                     if let range = ranges.token { item.pointee.oauthRefreshToken = Secret(storage: out, range: range) }
+                    writeSyncFields(item, to: &w, storage: out)
                     precondition(w.offset - start == size, "record size mismatch")
                 }
                 precondition(w.offset == total, "payload size mismatch")
@@ -102,6 +104,7 @@ enum RecordCodec {
             n += 1 + varintByteCount(UInt64(count)) + count
         }
         if !item.pointee.ignoredFindings.isEmpty { n += 3 }
+        n += syncFieldsByteCount(item)
         return n
     }
 
@@ -309,8 +312,13 @@ enum RecordCodec {
                 item.pointee.passwordExpiryUTC = try sub.varint()
             case .oauthRefreshToken: item.pointee.oauthRefreshToken = Secret(storage: storage, range: range)
             case .ignoredFindings: item.pointee.ignoredFindings = AuditProblems(rawValue: try r.single(range))
+            case .changeStamp: item.pointee.changeStamp = try r.changeStamp(range)
+            case .passwordHistory: item.pointee.passwordHistory = try r.passwordHistory(range, storage: storage)
             }
         }
+        // The stamp read is the one issued for the date read; an unstamped record falls back to its date.
+        item.pointee.changeStamp = item.pointee.changeStamp ?? ChangeStamp.fallback(for: item.pointee.modificationDate)
+        item.pointee.changeStamp!.issuedFor = item.pointee.modificationDate
         guard r.offset == end else { throw DecodeError(reason: "record length mismatch") }
         guard sawID, sawClass else { throw DecodeError(reason: "record without id or class") }
     }
