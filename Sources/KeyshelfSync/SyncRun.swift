@@ -71,7 +71,7 @@ extension SyncRepository {
     private func refuseRollback(_ theirs: [Item], older: [Item], what: String) throws {
         let regressions = RollbackCheck.regressions(newer: theirs, older: older)
         guard regressions.isEmpty else {
-            throw SyncError("refused: the remote's shared.vault is older than \(what) (\(regressions.joined(separator: "; "))): an old state was pushed again, or the remote was rolled back. Nothing was merged; check the remote (`git log \(Self.remoteName)/\(Self.branch)`) before syncing")
+            throw SyncError("refused, a rollback: the remote's shared.vault is older than \(what) (\(regressions.joined(separator: "; "))): an old state was pushed again, or the remote was rolled back. Nothing was merged; check the remote (`git log \(Self.remoteName)/\(Self.branch)`) before syncing")
         }
     }
 

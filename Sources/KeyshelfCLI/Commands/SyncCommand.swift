@@ -74,6 +74,8 @@ struct SyncCommand: Command {
         case .sync:
             try requireSetUp(repository)
             try repository.registerDriver(command: MergeDriverCommand.registration)
+            // Before the password is asked: a merge in progress may have left a file that does not open.
+            try repository.checkNothingForeignInProgress()
             let session = try VaultAccess.unlock(options, context)
             defer { session.lock() }
             let outcome = try repository.sync(session: session, dryRun: dryRun)
