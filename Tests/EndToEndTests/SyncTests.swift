@@ -86,7 +86,17 @@ import Testing
         #expect(pull.status == 0, "\(pull)")
         #expect(try a.sync(["get", "example.com", "alice", "--yes"]).stdout == "from-b\n", "B's change is later")
         #expect(try a.sync(["get", "shop.example", "carol", "--yes"]).stdout == "carol-a\n")
+        let history = try a.sync(["get", "example.com", "alice", "--history", "--yes"])
+        #expect(history.lines.first == "from-b" && history.lines.contains { $0.hasSuffix("\tfrom-a") }
+                && history.lines.contains { $0.hasSuffix("\tone") }, "the losing passwords are kept: \(history)")
         #expect(try a.sync(["sync"]).status == 0)
+        // A rebase swaps ours and theirs for the driver: the records come out the same.
+        try b.add("mail.example.net", "dan", password: "dan-b")
+        _ = try git(["commit", "--quiet", "-am", "local"], in: b.directory, b)
+        let rebase = try git(["pull", "--rebase", "--quiet", "origin", "main"], in: b.directory, b)
+        #expect(rebase.status == 0, "\(rebase)")
+        #expect(try b.sync(["get", "example.com", "alice", "--yes"]).stdout == "from-b\n")
+        #expect(try b.sync(["get", "mail.example.net", "dan", "--yes"]).stdout == "dan-b\n")
         #expect(try b.sync(["sync"]).status == 0)
         #expect(try b.sync(["get", "shop.example", "carol", "--yes"]).stdout == "carol-a\n")
     }
@@ -236,6 +246,35 @@ import Testing
         #expect(lists[0] == lists[1] && lists[1] == lists[2], "\(lists)")
         let passwords = try machines.map { m in try accounts.map { try m.sync(["get", "example.com", $0, "--yes"]).stdout } }
         #expect(passwords[0] == passwords[1] && passwords[1] == passwords[2])
+    }
+
+    @Test func theAgentLendsItsKeysToSyncAndSeesTheMergedRecords() throws {
+        let world = try World()
+        let a = try world.machine()
+        try a.add("example.com", "alice", password: "one")
+        try #require(try a.sync(["sync", "setup", world.remoteURL]).status == 0)
+        let b = try world.machine(initialize: false)
+        try #require(try b.sync(["sync", "clone", world.remoteURL]).status == 0)
+        // Short: the agent's socket path must fit a sockaddr_un.
+        let runtime = URL(fileURLWithPath: "/tmp/ks-sync-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        defer { try? FileManager.default.removeItem(at: runtime) }
+        func viaAgent(_ arguments: [String], password: Bool = false) throws -> Run {
+            try a.run(arguments) { env in
+                env["GIT_CONFIG_NOSYSTEM"] = "1"
+                env["XDG_RUNTIME_DIR"] = runtime.path
+                if !password { env["KEYSHELF_PASSWORD_FILE"] = nil }
+            }
+        }
+        let unlocked = try viaAgent(["unlock", "--idle", "60"], password: true)
+        try #require(unlocked.status == 0, "\(unlocked)")
+        defer { _ = try? viaAgent(["lock"]) }
+        #expect(try viaAgent(["get", "example.com", "alice", "--yes"]).stdout == "one\n")
+        #expect(try b.sync(["add", "example.com", "alice", "--password-stdin", "--yes"], stdin: "via-b\n").status == 0)
+        #expect(try b.sync(["sync"]).status == 0)
+        let synced = try viaAgent(["sync"])
+        #expect(synced.status == 0, "no master password needed with the agent unlocked: \(synced)")
+        #expect(try viaAgent(["get", "example.com", "alice", "--yes"]).stdout == "via-b\n", "the agent answers with the merged record")
     }
 
     func git(_ arguments: [String], in directory: URL, _ vault: TestVault) throws -> Run {
