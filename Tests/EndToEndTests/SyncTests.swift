@@ -248,6 +248,32 @@ import Testing
         #expect(passwords[0] == passwords[1] && passwords[1] == passwords[2])
     }
 
+    @Test func aPushRejectedBecauseAnotherMachinePushedIsRetried() throws {
+        let world = try World()
+        let a = try world.machine()
+        try a.add("example.com", "alice", password: "one")
+        try #require(try a.sync(["sync", "setup", world.remoteURL]).status == 0)
+        let b = try world.machine(initialize: false)
+        try #require(try b.sync(["sync", "clone", world.remoteURL]).status == 0)
+        // B's commit reaches the remote's main while A's push is being received, as a
+        // concurrent push would: the remote's hook moves main once, so A's push is rejected.
+        try b.add("example.com", "zed", password: "zed-b")
+        _ = try git(["commit", "--quiet", "-am", "racer"], in: b.directory, b)
+        let racer = try git(["rev-parse", "HEAD"], in: b.directory, b).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        _ = try git(["push", "--quiet", world.remoteURL, "HEAD:refs/heads/racer"], in: b.directory, b)
+        let marker = world.root.appendingPathComponent("raced").path
+        let hook = world.remote.appendingPathComponent("hooks/pre-receive")
+        try "#!/bin/sh\nif [ ! -e '\(marker)' ]; then touch '\(marker)'; unset GIT_QUARANTINE_PATH; git update-ref refs/heads/main \(racer); fi\ncat >/dev/null\n"
+            .write(to: hook, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: hook.path)
+        try a.add("example.com", "quinn", password: "quinn-a")
+        let synced = try a.sync(["sync"])
+        #expect(synced.status == 0 && synced.stdout.contains("pushed (after 2 attempts)"), "\(synced)")
+        #expect(try a.sync(["get", "example.com", "zed", "--yes"]).stdout == "zed-b\n")
+        #expect(try b.sync(["sync"]).status == 0)
+        #expect(try b.sync(["get", "example.com", "quinn", "--yes"]).stdout == "quinn-a\n")
+    }
+
     @Test func theAgentLendsItsKeysToSyncAndSeesTheMergedRecords() throws {
         let world = try World()
         let a = try world.machine()
