@@ -35,21 +35,24 @@ extension SyncRepository {
         for attempt in 1...Self.maximumAttempts {
             let previous = try git.resolve(Self.remoteRef)
             let remote = try fetch()
-            let theirsBytes = try remote.flatMap { try git.file(Self.fileName, at: $0) }
-            let theirs = try theirsBytes.map { try session.openSharedCopy($0, name: "\(Self.remoteName)/\(Self.branch):\(Self.fileName)") } ?? []
             let head = try git.resolve("HEAD")
+            var theirsBytes: [UInt8]?
+            var theirs: [Item] = []
             var base: [Item] = []
-            if let head, let remote, let mergeBase = try? git.run(["merge-base", head, remote]).text, !mergeBase.isEmpty {
-                base = try copy(at: mergeBase, session)
-                try refuseRollback(theirs, older: base, what: "their common ancestor with this machine's history")
-            }
-            if let previous, let remote, previous != remote {
-                do {
-                    try refuseRollback(theirs, older: try copy(at: previous, session), what: "the state fetched by the last sync")
-                } catch {
-                    try git.run(["update-ref", Self.remoteRef, previous])
-                    throw error
+            do {
+                theirsBytes = try remote.flatMap { try git.file(Self.fileName, at: $0) }
+                theirs = try theirsBytes.map { try session.openSharedCopy($0, name: "\(Self.remoteName)/\(Self.branch):\(Self.fileName)") } ?? []
+                if let head, let remote, let mergeBase = try? git.run(["merge-base", head, remote]).text, !mergeBase.isEmpty {
+                    base = try copy(at: mergeBase, session)
+                    try refuseRollback(theirs, older: base, what: "their common ancestor with this machine's history")
                 }
+                if let previous, let remote, previous != remote {
+                    try refuseRollback(theirs, older: try copy(at: previous, session), what: "the state fetched by the last sync")
+                }
+            } catch {
+                // A refused state (damaged, rolled back) does not become the next sync's baseline.
+                if let previous { try git.run(["update-ref", Self.remoteRef, previous]) }
+                throw error
             }
             let plan = SyncPlan(ours: try session.contents().shared, theirs: theirs, base: base)
             if dryRun { return SyncOutcome(plan: plan, commit: nil, pushed: false, attempts: attempt) }

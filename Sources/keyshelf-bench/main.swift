@@ -1,6 +1,6 @@
 import Foundation
 
-// Benchmarks (release build): `swift run -c release keyshelf-bench [vault|cli|tui|import|credentials|agent|audit|all]`.
+// Benchmarks (release build): `swift run -c release keyshelf-bench [vault|cli|tui|import|credentials|agent|audit|sync|all]`.
 // Each area lives in its own file; figures go to docs/benchmarks.md.
 let areas: [(name: String, run: () throws -> Void)] = [
     ("vault", runVaultBenchmarks),
@@ -10,6 +10,7 @@ let areas: [(name: String, run: () throws -> Void)] = [
     ("credentials", runCredentialsBenchmarks),
     ("agent", runAgentBenchmarks),
     ("audit", runAuditBenchmarks),
+    ("sync", runSyncBenchmarks),
 ]
 let wanted = CommandLine.arguments.dropFirst().first ?? "all"
 for area in areas where wanted == "all" || wanted == area.name {
