@@ -59,6 +59,14 @@ import Testing
         for needle in ["first-secret-A", "bob-secret-B", "alice", "example.com"] {
             #expect(objects.range(of: Data(needle.utf8)) == nil, "\(needle) is in git's objects")
         }
+        let log = try b.sync(["sync", "log"])
+        #expect(log.status == 0 && log.stdout.contains("added example.com \"bob\"") && !log.stdout.contains("secret"), "\(log)")
+        // Staged work keyshelf did not make is refused, before any password is asked.
+        try "# mine\n".write(to: a.directory.appendingPathComponent(".gitignore"), atomically: true, encoding: .utf8)
+        _ = try git(["add", ".gitignore"], in: a.directory, a)
+        let refused = try a.sync(["sync"])
+        #expect(refused.status == 1 && refused.stderr.contains("staged changes keyshelf did not make (.gitignore)"), "\(refused)")
+        _ = try git(["reset", "--quiet", "--hard"], in: a.directory, a)
         let ignored = try git(["status", "--porcelain", "--ignored"], in: a.directory, a).stdout
         #expect(ignored.contains("!! local.vault") && ignored.contains("!! backups/"))
     }
