@@ -58,6 +58,8 @@ public enum ItemMerge {
 
     /// One record from two copies of it (same id).
     static func combine(_ a: Item, _ b: Item) -> Item {
+        // The common case (a record neither side changed): no ordering, no history work.
+        if a.effectiveStamp.ties(b.effectiveStamp) && a == b { return a }
         let (winner, loser) = beats(a, b) ? (a, b) : (b, a)
         var result = winner
         guard !result.isDeleted else { return result }
