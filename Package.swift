@@ -41,11 +41,13 @@ let package = Package(
         .target(name: "KeyshelfVault", dependencies: ["KeyshelfCrypto", "CSystem"]),
         .target(name: "KeyshelfCredentials", dependencies: ["KeyshelfVault", "KeyshelfCrypto", "CIDN2", "CZxcvbn", "CCurl", "CSystem"]),
         .target(name: "KeyshelfAgent", dependencies: ["KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto", "CSystem"]),
+        // Sync of shared.vault through git (docs/sync.md).
+        .target(name: "KeyshelfSync", dependencies: ["KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto"]),
         .target(name: "KeyshelfTransfer", dependencies: ["KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto", "CCSV", "CZlib"]),
         // Clipboard rules shared by the TUI's copy keys and `get --clip`.
         .target(name: "KeyshelfClipboard", dependencies: ["KeyshelfCrypto", "CSystem"]),
         .target(name: "KeyshelfTUI", dependencies: ["KeyshelfClipboard", "KeyshelfCredentials", "KeyshelfTransfer", "KeyshelfVault", "KeyshelfAgent", "KeyshelfCrypto", "CCurses", "CSystem"]),
-        .target(name: "KeyshelfCLI", dependencies: ["KeyshelfClipboard", "KeyshelfCredentials", "KeyshelfTransfer", "KeyshelfVault", "KeyshelfAgent", "KeyshelfCrypto", "KeyshelfTUI", "CSystem"]),
+        .target(name: "KeyshelfCLI", dependencies: ["KeyshelfSync", "KeyshelfClipboard", "KeyshelfCredentials", "KeyshelfTransfer", "KeyshelfVault", "KeyshelfAgent", "KeyshelfCrypto", "KeyshelfTUI", "CSystem"]),
         .executableTarget(name: "keyshelf", dependencies: ["KeyshelfCLI"]),
         // Child process for the vault's crash and concurrency tests.
         .executableTarget(name: "vault-stress", dependencies: ["KeyshelfVault", "KeyshelfCrypto"]),

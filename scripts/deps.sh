@@ -1,6 +1,6 @@
 # Sourced by scripts/keyshelf and scripts/test: installs the Debian packages
 # keyshelf builds and tests with, when any is missing.
-KEYSHELF_DEBIAN_PACKAGES="libsodium-dev libncursesw5-dev libidn2-dev libcsv-dev liboath-dev libzxcvbn-dev libssl-dev libcurl4-openssl-dev openssl pkg-config tmux git ncurses-term python3 xvfb xclip gnupg pass libargon2-dev zlib1g-dev zsh fish man-db"
+KEYSHELF_DEBIAN_PACKAGES="libsodium-dev libncursesw5-dev libidn2-dev libcsv-dev liboath-dev libzxcvbn-dev libssl-dev libcurl4-openssl-dev openssl pkg-config tmux git diffutils ncurses-term python3 xvfb xclip gnupg pass libargon2-dev zlib1g-dev zsh fish man-db"
 
 keyshelf_install_deps() {
     local missing=()

@@ -24,6 +24,7 @@ public enum CommandLineInterface {
         ImportCommand.self,
         ExportCommand.self,
         PasswdCommand.self,
+        SyncCommand.self,
         UnlockCommand.self,
         LockCommand.self,
         StatusCommand.self,
@@ -48,6 +49,8 @@ public enum CommandLineInterface {
             return ExitCode.success.rawValue
         case AgentServer.commandName:
             return AgentServer.run(arguments: Array(arguments.dropFirst()))
+        case MergeDriverCommand.commandName:
+            return MergeDriverCommand.run(arguments: Array(arguments.dropFirst()), environment: environment)
         case ClipboardClearer.commandName:
             return ClipboardClearer.run(arguments: Array(arguments.dropFirst()), environment: environment)
         case "--version":

@@ -116,6 +116,17 @@ public struct Item: Sendable, Equatable {
     /// The Apple developer team ID of a Sign in with Apple private key (a
     /// generic item, docs/sign-in-with-apple.md); empty for other items.
     public var appleTeamID: String
+    /// The merge order of this record's last change (docs/sync.md); nil for
+    /// an item not saved yet. A save stamps every record that `needsStamp`.
+    public var changeStamp: ChangeStamp? {
+        get { stampSlot.stamp }
+        set { stampSlot.stamp = newValue }
+    }
+    /// Holds `changeStamp`; its equality makes an unstamped record equal to
+    /// the same record read back with its fallback stamp.
+    var stampSlot: StampSlot
+    /// Earlier passwords, newest first (`PasswordHistory`); empty in a tombstone.
+    public var passwordHistory: [PasswordHistoryEntry]
 
     public init(
         id: UUID = UUID(),
@@ -142,7 +153,9 @@ public struct Item: Sendable, Equatable {
         isDeleted: Bool = false,
         ignoredFindings: AuditProblems = [],
         signInWithApple: AppleSignIn? = nil,
-        appleTeamID: String = ""
+        appleTeamID: String = "",
+        changeStamp: ChangeStamp? = nil,
+        passwordHistory: [PasswordHistoryEntry] = []
     ) {
         self.id = id
         self.itemClass = itemClass
@@ -169,5 +182,7 @@ public struct Item: Sendable, Equatable {
         self.ignoredFindings = ignoredFindings
         self.signInWithApple = signInWithApple
         self.appleTeamID = appleTeamID
+        self.stampSlot = StampSlot(stamp: changeStamp)
+        self.passwordHistory = passwordHistory
     }
 }

@@ -11,7 +11,7 @@ public final class VaultSession: @unchecked Sendable {
     /// The directory this session reads and writes.
     public let directory: VaultDirectory
 
-    private struct State {
+    struct State {
         var local: FileState
         var shared: FileState
 
@@ -30,9 +30,9 @@ public final class VaultSession: @unchecked Sendable {
         }
     }
 
-    private let mutex = NSLock()
-    private var state: State?
-    private var itemsRevision = 0
+    let mutex = NSLock()
+    var state: State?
+    var itemsRevision = 0
 
     /// When true, a save leaves the version it replaced as
     /// `backups/NAME.pending.bak` instead of rotating the backups at once;
@@ -43,7 +43,15 @@ public final class VaultSession: @unchecked Sendable {
         get { mutex.withLock { deferRotation } }
         set { mutex.withLock { deferRotation = newValue } }
     }
-    private var deferRotation = false
+    var deferRotation = false
+
+    /// The wall clock of the change stamps a save issues (`ChangeStamper`).
+    /// Default `Date()`; tests set a skewed clock.
+    public var clock: @Sendable () -> Date {
+        get { mutex.withLock { clockSource } }
+        set { mutex.withLock { clockSource = newValue } }
+    }
+    private var clockSource: @Sendable () -> Date = { Date() }
 
     /// Rotates the backups a save left pending (`defersBackupRotation`),
     /// holding the directory's lock. Does not wait for the lock: whoever
@@ -83,7 +91,7 @@ public final class VaultSession: @unchecked Sendable {
         }
     }
     private var handler: ((VaultWarning) -> Void)?
-    private var unreported: [VaultWarning] = []
+    var unreported: [VaultWarning] = []
 
     private func reportWarnings() {
         mutex.lock()
@@ -153,6 +161,9 @@ public final class VaultSession: @unchecked Sendable {
                 if let item = contents.shared.first(where: { $0.accessible.isThisDeviceOnly }) {
                     throw thisDeviceOnlyError(item)
                 }
+                let now = clockSource()
+                ChangeStamper.stamp(&contents.local, now: now)
+                ChangeStamper.stamp(&contents.shared, now: now)
             } catch {
                 for store in Store.allCases { Self.restoreItems(&state[store]) }
                 throw error
@@ -194,7 +205,7 @@ public final class VaultSession: @unchecked Sendable {
     /// `flock`, after re-reading the files that changed on disk. The session
     /// holds no reference to the item arrays meanwhile, so `write` edits them
     /// in place (no copy-on-write).
-    private func lockedWrite<T>(_ write: (inout State) throws -> T) throws -> T {
+    func lockedWrite<T>(_ write: (inout State) throws -> T) throws -> T {
         defer { reportWarnings() }
         return try mutex.withLock {
             guard var state else { throw lockedError }
@@ -220,8 +231,9 @@ public final class VaultSession: @unchecked Sendable {
     ///   `…ThisDeviceOnly` item for `shared` included).
     public func add(to store: Store, _ body: (VaultContents) throws -> Item?) throws -> Bool {
         try lockedWrite { state in
-            guard let item = try body(VaultContents(local: state.local.items, shared: state.shared.items)) else { return false }
+            guard var item = try body(VaultContents(local: state.local.items, shared: state.shared.items)) else { return false }
             if store == .shared, item.accessible.isThisDeviceOnly { throw thisDeviceOnlyError(item) }
+            ChangeStamper.stamp(&item, addedTo: state[store].items, now: clockSource())
             var added = [item]
             let records = RecordCodec.encode(&added)
             do {

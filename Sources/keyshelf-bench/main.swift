@@ -1,6 +1,6 @@
 import Foundation
 
-// Benchmarks (release build): `swift run -c release keyshelf-bench [vault|cli|tui|import|credentials|agent|audit|otp|all]`.
+// Benchmarks (release build): `swift run -c release keyshelf-bench [vault|cli|tui|import|credentials|agent|audit|otp|sync|all]`.
 // Each area lives in its own file; figures go to docs/benchmarks.md.
 let areas: [(name: String, run: () throws -> Void)] = [
     ("vault", runVaultBenchmarks),

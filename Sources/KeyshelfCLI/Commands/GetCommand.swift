@@ -14,7 +14,8 @@ struct GetCommand: Command {
             .init(name: "SERVER", help: "host name, host:port or URL"),
             .init(name: "ACCOUNT", optional: true, help: "the user name; needed when the server has several"),
         ],
-        options: [.flag("--clip", "-c", help: "copy the password to the clipboard instead of printing it; cleared after 45 s ($KEYSHELF_CLIPBOARD_CLEAR)")],
+        options: [.flag("--clip", "-c", help: "copy the password to the clipboard instead of printing it; cleared after 45 s ($KEYSHELF_CLIPBOARD_CLEAR)"),
+                  .flag("--history", help: "also print the earlier passwords, one per line: REPLACED<TAB>PASSWORD, newest first")],
         shared: [.scope, .json, .yes, .vault, .passwordFD],
         discussion: """
             A shared credential is released only with consent (Use Saved Password for DOMAIN?);
@@ -28,18 +29,25 @@ struct GetCommand: Command {
     var account: String?
     var options: SharedOptions
     var clip: Bool
+    var history: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         server = arguments.positionals[0]
         account = arguments.positionals.count > 1 ? arguments.positionals[1] : nil
         options = try SharedOptions(arguments)
         clip = arguments.has("--clip")
+        history = arguments.has("--history")
+        if history && (clip || options.json) { throw UsageError("--history prints lines; it excludes --clip and --json") }
         if clip && options.json { throw UsageError("--clip and --json exclude each other") }
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
         let serverName = try ServerArgument.parse(server)
         if let account { _ = try ServerArgument.account(account) }
+        if history {
+            try HistoryOutput.run(server: serverName, account: account, options: options, context)
+            return .success
+        }
         let record = try VaultAccess.prepare(options, context).answer(
             .get(server: serverName, account: account, filter: options.scope), yes: options.yes, value: \.record
         ) { try $0.get(server: serverName, account: account, in: options.scope) }

@@ -46,8 +46,10 @@ struct InitCommand: Command {
         let session = VaultAccess.reportingNotes(try directory.create(password: password, limits: level.limits,
                                                                      keyDerivationConsent: TerminalKeyDerivationConsent.policy(context)),
                                                  context)
+        let adopted = session.limits != level.limits
         session.lock()
-        context.note("created the vault in \(directory.url.path) (Argon2id \(level.rawValue))")
+        // An adopted shared.vault (a synced copy) keeps its own limits: say which were really used.
+        context.note("created the vault in \(directory.url.path) (Argon2id " + (adopted ? "\(session.limits), adopted from shared.vault" : level.rawValue) + ")")
         return .success
     }
 }

@@ -160,7 +160,7 @@ public struct ItemChanges: Sendable {
         if let accessible { item.accessible = accessible }
         if let accessControl { item.accessControl = accessControl }
         if let synchronizable { item.synchronizable = synchronizable }
-        if let password { item.password = password }
+        if let password { item.replacePassword(with: password, at: Date()) }
         if let ignoredFindings { item.ignoredFindings = ignoredFindings }
     }
 }
@@ -230,6 +230,7 @@ extension Item {
         label = ""
         otpauth = ""
         ignoredFindings = []
+        passwordHistory = []
         modificationDate = date
     }
 }

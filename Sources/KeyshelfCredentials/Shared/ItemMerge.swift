@@ -1,55 +1,111 @@
 import Foundation
+import KeyshelfCrypto
 import KeyshelfVault
 
-/// Merges two copies of the shared items edited on two machines (DESIGN §6).
+/// Merges two copies of the shared items edited on two machines (DESIGN §6,
+/// docs/sync.md). A pure function of its inputs and symmetric in them (up to
+/// the order of the result), so that every machine merging the same copies
+/// keeps the same records — `keyshelf sync` and git's merge driver (where a
+/// rebase swaps ours and theirs) alike.
 public enum ItemMerge {
-    /// The union of `ours` and `theirs`, deterministic and without loss.
+    /// The union of `ours` and `theirs`, record by record, without loss.
     ///
-    /// - Items are matched by `id`; the later `modificationDate` wins; on a
-    ///   tie a tombstone wins over a live item, otherwise `ours` is kept.
-    ///   A tombstone therefore keeps an older live copy from coming back.
-    /// - Two live items with one primary key but different ids (the same
-    ///   account added on both machines) keep the later one; the other becomes
-    ///   a tombstone dated like the winner, so merging again is stable.
-    /// - A HOTP counter only grows: the winner keeps the larger counter of
-    ///   the two copies when both hold the same HOTP secret (docs/otp.md).
+    /// - Records are matched by `id`; the copy with the later change stamp
+    ///   (`Item.effectiveStamp`, a hybrid logical clock) wins whole. On an
+    ///   equal stamp a tombstone wins, then a fixed order of the contents.
+    ///   So an edit later than a delete brings the record back, and a delete
+    ///   later than an edit removes it.
+    /// - The losing copy's password, when it differs, goes to the winner's
+    ///   password history (with both copies' histories: `PasswordHistory`).
+    /// - Two live records with one primary key but different ids (the same
+    ///   account added on two machines) keep the one with the later stamp;
+    ///   every other becomes a tombstone stamped like the winner, its password
+    ///   moved to the winner's history, so merging again is stable.
+    /// - A HOTP counter only grows: the winner keeps the larger counter of the
+    ///   two copies when both hold the same HOTP secret (docs/otp.md).
     /// - `…ThisDeviceOnly` items are dropped: they never belong in the shared file.
-    /// - Order: `ours` first, then items only `theirs` has.
+    /// - Order: `ours` first, then records only `theirs` has.
     public static func merge(ours: [Item], theirs: [Item]) -> [Item] {
         var result: [Item] = []
         var position: [UUID: Int] = [:]
         for item in ours + theirs where !item.accessible.isThisDeviceOnly {
             if let i = position[item.id] {
-                let other = result[i]
-                let itemWins = newer(item, than: other)
-                if itemWins { result[i] = item }
-                if !result[i].isDeleted {
-                    result[i].otpauth = OTPAuth.merged(winner: result[i].otpauth, other: itemWins ? other.otpauth : item.otpauth)
-                }
+                result[i] = combine(result[i], item)
             } else {
                 position[item.id] = result.count
                 result.append(item)
             }
         }
-        var winner: [PrimaryKey: Int] = [:]
+        var groups: [PrimaryKey: [Int]] = [:]
         for i in result.indices where !result[i].isDeleted {
-            let key = result[i].primaryKey
-            guard let j = winner[key] else { winner[key] = i; continue }
-            let (keep, lose) = beats(result[i], result[j]) ? (i, j) : (j, i)
-            winner[key] = keep
-            result[lose].markDeleted(at: result[keep].modificationDate)
+            groups[result[i].primaryKey, default: []].append(i)
+        }
+        for (_, members) in groups where members.count > 1 {
+            let keep = members.max { beats(result[$1], result[$0]) }!
+            for lose in members where lose != keep {
+                let loser = result[lose]
+                absorb(loser, into: &result[keep])
+                var stamp = result[keep].effectiveStamp
+                let date = result[keep].modificationDate
+                stamp.issuedFor = date
+                result[lose].markDeleted(at: date)
+                result[lose].passwordHistory = []
+                result[lose].changeStamp = stamp
+            }
         }
         return result
     }
 
-    private static func newer(_ a: Item, than b: Item) -> Bool {
-        if a.modificationDate != b.modificationDate { return a.modificationDate > b.modificationDate }
-        return a.isDeleted && !b.isDeleted
+    /// One record from two copies of it (same id).
+    static func combine(_ a: Item, _ b: Item) -> Item {
+        // The common case (a record neither side changed): no ordering, no history work.
+        if a.effectiveStamp.ties(b.effectiveStamp) && a == b { return a }
+        let (winner, loser) = beats(a, b) ? (a, b) : (b, a)
+        var result = winner
+        guard !result.isDeleted else { return result }
+        result.otpauth = OTPAuth.merged(winner: winner.otpauth, other: loser.otpauth)
+        absorb(loser, into: &result)
+        return result
     }
 
-    /// Total order between two live duplicates: later date, then smaller id.
-    private static func beats(_ a: Item, _ b: Item) -> Bool {
-        if a.modificationDate != b.modificationDate { return a.modificationDate > b.modificationDate }
-        return a.id.uuidString < b.id.uuidString
+    /// Moves `loser`'s password and history into `winner`'s history.
+    private static func absorb(_ loser: Item, into winner: inout Item) {
+        let changed = winner.effectiveStamp.wallDate
+        var entries = winner.passwordHistory + loser.passwordHistory
+        // A password already in the history keeps its date: merging the same copies again changes nothing.
+        if !loser.isDeleted, let password = loser.password, !entries.contains(where: { $0.password == password }) {
+            entries.append(PasswordHistoryEntry(password: password, replaced: changed))
+        }
+        winner.passwordHistory = PasswordHistory.normalized(entries, current: winner.password, changed: changed)
+    }
+
+    /// A total order between two copies: the later stamp; on a tie a
+    /// tombstone; then a digest of the contents (two different contents
+    /// under one stamp only arise from merges, which are deterministic).
+    static func beats(_ a: Item, _ b: Item) -> Bool {
+        let sa = a.effectiveStamp, sb = b.effectiveStamp
+        if !sa.ties(sb) { return sb.precedes(sa) }
+        if a.isDeleted != b.isDeleted { return a.isDeleted }
+        let da = digest(a), db = digest(b)
+        if da != db { return db.lexicographicallyPrecedes(da) }
+        return b.id.uuidString < a.id.uuidString
+    }
+
+    /// BLAKE2b over the contents, built in sodium memory (it holds the password).
+    private static func digest(_ item: Item) -> [UInt8] {
+        let texts = [item.account, item.service, item.server, item.protocol, item.path, item.securityDomain,
+                     item.authenticationType, item.label, item.comment, item.otpauth].map { Array($0.utf8) + [0] }
+        let total = texts.reduce(item.password?.byteCount ?? 0) { $0 + $1.count }
+        let buffer = SecureBytes(byteCount: total)
+        return buffer.withUnsafeMutableBytes { raw -> [UInt8] in
+            var offset = 0
+            for text in texts {
+                for byte in text { raw[offset] = byte; offset += 1 }
+            }
+            item.password?.withUnsafeBytes { password in
+                for byte in password { raw[offset] = byte; offset += 1 }
+            }
+            return GenericHash.hash(UnsafeRawBufferPointer(raw), byteCount: 16)
+        }
     }
 }

@@ -69,7 +69,7 @@ public struct SharedWebCredentials: Sendable {
         guard OAuthAttributes.rotates(items[existing], to: oauth) || consent.ask(.update(server: server, account: account)) != .declined else {
             throw KeychainError.canceled("updating the password for \(InertText.quoted(account)) on \(server.display) was declined")
         }
-        items[existing].password = password
+        items[existing].replacePassword(with: password, at: now)
         if let comment { items[existing].comment = comment }
         items[existing].modificationDate = now
         _ = OAuthAttributes.update(&items, at: existing, to: oauth, now: now)

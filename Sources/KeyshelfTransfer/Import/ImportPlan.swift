@@ -121,7 +121,7 @@ public struct ImportPlan: Sendable {
                 continue
             }
             for i in live {
-                items[i].password = candidate.password
+                items[i].replacePassword(with: candidate.password, at: now)
                 if !candidate.comment.isEmpty { items[i].comment = candidate.comment }
                 if !candidate.otpauth.isEmpty { items[i].otpauth = candidate.otpauth }
                 items[i].modificationDate = now

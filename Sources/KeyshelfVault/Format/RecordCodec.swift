@@ -20,6 +20,7 @@ enum RecordCodec {
         case creationDate, modificationDate, accessible, accessControl
         case synchronizable, password, isDeleted
         case passwordExpiryUTC, oauthRefreshToken, ignoredFindings
+        case changeStamp, passwordHistory
         // Sign in with Apple (docs/sign-in-with-apple.md).
         case signInWithApple = 36, appleForwardingAddress, appleSignInDate, appleTeamID
     }
@@ -64,6 +65,7 @@ enum RecordCodec {
                     let ranges = write(item, password: password, token: token, to: &w)
                     if let range = ranges.password { item.pointee.password = Secret(storage: out, range: range) }
                     if let range = ranges.token { item.pointee.oauthRefreshToken = Secret(storage: out, range: range) }
+                    writeSyncFields(item, to: &w, storage: out)
                     precondition(w.offset - start == size, "record size mismatch")
                 }
                 precondition(w.offset == total, "payload size mismatch")
@@ -109,6 +111,7 @@ enum RecordCodec {
             n += stringFieldByteCount(&item.pointee.signInWithApple!.forwardingAddress)
         }
         n += stringFieldByteCount(&item.pointee.appleTeamID)
+        n += syncFieldsByteCount(item)
         return n
     }
 
@@ -328,11 +331,16 @@ enum RecordCodec {
             case .appleForwardingAddress: forwardingAddress = try r.string(range)
             case .appleSignInDate: appleSince = try r.date(range)
             case .appleTeamID: item.pointee.appleTeamID = try r.string(range)
+            case .changeStamp: item.pointee.changeStamp = try r.changeStamp(range)
+            case .passwordHistory: item.pointee.passwordHistory = try r.passwordHistory(range, storage: storage)
             }
         }
         if let appleFlags {
             item.pointee.signInWithApple = AppleSignIn(hidesEmail: appleFlags & 1 != 0, forwardingAddress: forwardingAddress, since: appleSince)
         }
+        // The stamp read is the one issued for the date read; an unstamped record falls back to its date.
+        item.pointee.changeStamp = item.pointee.changeStamp ?? ChangeStamp.fallback(for: item.pointee.modificationDate)
+        item.pointee.changeStamp!.issuedFor = item.pointee.modificationDate
         guard r.offset == end else { throw DecodeError(reason: "record length mismatch") }
         guard sawID, sawClass else { throw DecodeError(reason: "record without id or class") }
     }

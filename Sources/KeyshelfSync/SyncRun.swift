@@ -1,0 +1,150 @@
+import Foundation
+import KeyshelfCredentials
+import KeyshelfVault
+
+/// What one `keyshelf sync` did or, with `--dry-run`, would do.
+public struct SyncOutcome: Sendable {
+    /// The merge plan of the last attempt.
+    public var plan: SyncPlan
+    /// The commit made, if any (a fast-forward makes none).
+    public var commit: String?
+    /// Whether the branch was pushed (false: nothing to push, or a dry run).
+    public var pushed: Bool
+    /// Fetch–merge–push attempts (more than one when pushes were rejected).
+    public var attempts: Int
+}
+
+extension SyncRepository {
+    /// Attempts before giving up when the remote keeps moving.
+    public static let maximumAttempts = 5
+
+    /// `keyshelf sync`: fetch, merge record by record into this vault's
+    /// `shared.vault` (through `session`, under the vault's lock, so the
+    /// agent and the TUI see the result at their next read), commit with a
+    /// message of counts only, push; a rejected push starts over, at most
+    /// `maximumAttempts` times. Never runs `git merge` or `git rebase`, so it
+    /// never leaves `MERGE_HEAD` or a half-done rebase; a kill at any moment
+    /// leaves an atomic vault file and refs git updates atomically, which the
+    /// next sync completes.
+    /// - Parameter dryRun: plan only: nothing written, committed or pushed
+    ///   (the fetch still updates `refs/remotes/origin/main`).
+    /// - Throws: `SyncError` (foreign work in progress, rollback, git
+    ///   failures), `VaultError` (a fetched copy that does not open).
+    public func sync(session: VaultSession, dryRun: Bool) throws -> SyncOutcome {
+        try checkNothingForeignInProgress()
+        for attempt in 1...Self.maximumAttempts {
+            let previous = try git.resolve(Self.remoteRef)
+            let remote = try fetch()
+            let head = try git.resolve("HEAD")
+            var theirsBytes: [UInt8]?
+            var theirs: [Item] = []
+            var base: [Item] = []
+            do {
+                theirsBytes = try remote.flatMap { try git.file(Self.fileName, at: $0) }
+                theirs = try theirsBytes.map { try session.openSharedCopy($0, name: "\(Self.remoteName)/\(Self.branch):\(Self.fileName)") } ?? []
+                if let head, let remote, let mergeBase = try? git.run(["merge-base", head, remote]).text, !mergeBase.isEmpty {
+                    base = try copy(at: mergeBase, session)
+                    try refuseRollback(theirs, older: base, what: "their common ancestor with this machine's history")
+                }
+                if let previous, let remote, previous != remote {
+                    try refuseRollback(theirs, older: try copy(at: previous, session), what: "the state fetched by the last sync")
+                }
+            } catch {
+                // A refused state (damaged, rolled back) does not become the next sync's baseline.
+                if let previous { try git.run(["update-ref", Self.remoteRef, previous]) }
+                throw error
+            }
+            let plan = SyncPlan(ours: try session.contents().shared, theirs: theirs, base: base)
+            if dryRun { return SyncOutcome(plan: plan, commit: nil, pushed: false, attempts: attempt) }
+
+            try merge(theirs: theirs, bytes: theirsBytes, into: session)
+            let commit = try commitWorkFile(head: head, remote: remote, session: session)
+            let branch = try git.resolve("refs/heads/\(Self.branch)")
+            if branch == nil || branch == remote { return SyncOutcome(plan: plan, commit: commit, pushed: false, attempts: attempt) }
+            if try push() { return SyncOutcome(plan: plan, commit: commit, pushed: true, attempts: attempt) }
+        }
+        throw SyncError("the remote changed during each of \(Self.maximumAttempts) attempts (another machine is syncing); run `keyshelf sync` again")
+    }
+
+    /// The records of `shared.vault` in `commit` (none when it has no such file).
+    func copy(at commit: String, _ session: VaultSession) throws -> [Item] {
+        try git.file(Self.fileName, at: commit).map { try session.openSharedCopy($0, name: "\(commit.prefix(12)):\(Self.fileName)") } ?? []
+    }
+
+    private func refuseRollback(_ theirs: [Item], older: [Item], what: String) throws {
+        let regressions = RollbackCheck.regressions(newer: theirs, older: older)
+        guard regressions.isEmpty else {
+            throw SyncError("refused, a rollback: the remote's shared.vault is older than \(what) (\(regressions.joined(separator: "; "))): an old state was pushed again, or the remote was rolled back. Nothing was merged; check the remote (`git log \(Self.remoteName)/\(Self.branch)`) before syncing")
+        }
+    }
+
+    /// Writes the merge into the vault file: the remote's own bytes when
+    /// its copy already holds everything (both machines then track one blob),
+    /// else the merged records sealed by the session.
+    private func merge(theirs: [Item], bytes: [UInt8]?, into session: VaultSession) throws {
+        if let bytes {
+            let remoteBlob = try git.run(["hash-object", "--stdin"], input: Data(bytes)).text
+            let workBlob = try git.run(["hash-object", "--", Self.fileName], check: false).text
+            if remoteBlob == workBlob { return }
+            let adopted = try session.adoptSharedCopy(bytes, name: "\(Self.remoteName)/\(Self.branch):\(Self.fileName)") { current in
+                Self.sameRecords(ItemMerge.merge(ours: current, theirs: theirs), theirs)
+            }
+            if adopted { return }
+        }
+        try session.modify { contents in
+            contents.shared = ItemMerge.merge(ours: contents.shared, theirs: theirs)
+        }
+    }
+
+    /// Whether `a` and `b` hold the same records (matched by id, compared whole).
+    static func sameRecords(_ a: [Item], _ b: [Item]) -> Bool {
+        guard a.count == b.count else { return false }
+        var byID: [UUID: Item] = [:]
+        for item in b { byID[item.id] = item }
+        return a.allSatisfy { byID[$0.id] == $0 }
+    }
+
+    /// Commits the work tree's `shared.vault` after a merge: on top of the
+    /// remote when this machine had nothing unpushed, as a merge of both
+    /// when both sides moved, not at all when nothing changed. The message
+    /// carries counts only.
+    /// - Returns: the new commit, or nil (nothing to commit, or a fast-forward).
+    private func commitWorkFile(head: String?, remote: String?, session: VaultSession) throws -> String? {
+        try git.run(["add", "--", Self.fileName])
+        let staged = try git.run(["rev-parse", ":\(Self.fileName)"]).text
+        func blob(_ commit: String?) throws -> String? {
+            guard let commit else { return nil }
+            let result = try git.run(["rev-parse", "--verify", "--quiet", "\(commit):\(Self.fileName)"], check: false)
+            return result.status == 0 ? result.text : nil
+        }
+        var parents: [String]
+        switch (head, remote) {
+        case (nil, nil):
+            parents = []
+        case let (head?, nil):
+            if try blob(head) == staged { return nil }
+            parents = [head]
+        case let (nil, remote?):
+            parents = [remote]
+        case let (head?, remote?):
+            if try git.isAncestor(remote, of: head) {
+                if try blob(head) == staged { return nil }
+                parents = [head]
+            } else if try git.isAncestor(head, of: remote) {
+                if try blob(remote) == staged {
+                    try git.run(["update-ref", "refs/heads/\(Self.branch)", remote, head])
+                    return nil
+                }
+                parents = [remote]
+            } else {
+                parents = [head, remote]
+            }
+        }
+        let before = try parents.first.map { try copy(at: $0, session) } ?? []
+        let after = try session.contents().shared
+        let message = "keyshelf sync: " + RecordChanges.between(old: before, new: after).summary
+        let commit = try commitIndex(parents: parents, message: message)
+        try git.run(["update-ref", "refs/heads/\(Self.branch)", commit] + (head.map { [$0] } ?? []))
+        return commit
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import KeyshelfCrypto
+
+/// Copies of `shared.vault` that are not this directory's file: the versions
+/// git holds (a fetched commit, a merge base) and the files git hands its
+/// merge driver (docs/sync.md).
+extension VaultSession {
+    /// Opens `bytes`, a copy of a `shared.vault`, with this session's keys and
+    /// checks it as any vault: header checks (KDF ceilings included), then the
+    /// whole payload authenticated before decoding. No Argon2id runs: a copy
+    /// whose salt or limits differ from this vault's (sealed under another
+    /// master password, or its limits changed) is refused, since a change not
+    /// made by this vault's `passwd` must not be paid for or trusted.
+    /// - Parameter name: how messages name the copy (e.g. "origin/main:shared.vault").
+    /// - Returns: its items, tombstones included.
+    /// - Throws: `VaultError` `.notAVault`, `.unsupportedVersion`, `.damaged`,
+    ///   `.truncated`, `.kdfLimitsTooHigh`, `.wrongPassword` (another vault key),
+    ///   `.changedOnDisk` (other salt or limits), `.locked`.
+    public func openSharedCopy(_ bytes: [UInt8], name: String) throws -> [Item] {
+        let keys = try mutex.withLock { () throws -> (VaultHeader, SecureBytes, SecureBytes, VaultHeader) in
+            guard let state else { throw lockedCopyError(name) }
+            return (state.shared.header, state.shared.passwordKey, state.shared.vaultKey, state.local.header)
+        }
+        let header = try bytes.withUnsafeBytes { try VaultHeader.parse($0, fileByteCount: bytes.count, expected: .shared, path: name) }
+        guard header.sharesKeyDerivation(with: keys.0) else {
+            throw VaultError(.changedOnDisk, file: name, reason: "is sealed with other key parameters than this vault's shared.vault (Argon2id \(header.limits), another salt): another master password, or a header changed by someone else; nothing was merged. If another machine ran `keyshelf passwd`, use the new password there to sync first")
+        }
+        let vaultKey = header.nonce == keys.0.nonce && header.wrappedKey == keys.0.wrappedKey
+            ? keys.2 : try VaultFile.unwrapKey(header: header, passwordKey: keys.1, path: name)
+        return try VaultFile.open(bytes, header: header, vaultKey: vaultKey, path: name).items
+    }
+
+    /// `items` sealed as a whole `shared.vault` file under this session's
+    /// shared header and key (a fresh secretstream header), for the merge
+    /// driver, which writes the file git gives it.
+    /// - Throws: `VaultError.io` for a `…ThisDeviceOnly` item; `.locked`.
+    public func sealSharedCopy(_ items: [Item]) throws -> [UInt8] {
+        if let item = items.first(where: { $0.accessible.isThisDeviceOnly }) {
+            throw VaultError(.io, file: directory.path(of: .shared), reason: "refused to seal: the item for \(item.server.isEmpty ? item.service : item.server) is \(item.accessible) and must stay in the local store")
+        }
+        let (template, passwordKey, vaultKey) = try mutex.withLock { () throws -> (VaultHeader, SecureBytes, SecureBytes) in
+            guard let state else { throw lockedCopyError("shared.vault") }
+            return (state.shared.header, state.shared.passwordKey, state.shared.vaultKey)
+        }
+        var encoded = items
+        let plaintext = RecordCodec.encode(&encoded)
+        let header = try VaultFile.sealedHeader(for: plaintext, header: template, vaultKey: vaultKey, passwordKey: passwordKey)
+        var out = header.serialized()
+        out.reserveCapacity(VaultHeader.byteCount + Int(header.payloadByteCount))
+        _ = try VaultFile.seal(plaintext, header: header, vaultKey: vaultKey) { out.append(contentsOf: $0) }
+        return out
+    }
+
+    /// Replaces `shared.vault` with `bytes`, a copy of it (the remote's, when
+    /// it already holds everything this machine has), so that both machines
+    /// track one blob instead of re-sealing equal contents. Under the lock,
+    /// after re-reading the files: `accept` sees the current shared items and
+    /// says whether the copy may replace them; the copy is checked as
+    /// `openSharedCopy` does; the save is atomic with backups as any save.
+    /// - Returns: whether the copy was written.
+    /// - Throws: the errors of `openSharedCopy`; `.changedOnDisk`, `.io`, `.locked`.
+    public func adoptSharedCopy(_ bytes: [UInt8], name: String, if accept: ([Item]) -> Bool) throws -> Bool {
+        _ = try openSharedCopy(bytes, name: name)
+        return try lockedWrite { state in
+            guard accept(state.shared.items) else { return false }
+            do {
+                let saved = try AtomicFile.replace(
+                    directory: directory.path, name: Store.shared.fileName, header: Array(bytes[..<VaultHeader.byteCount]),
+                    payloadByteCount: bytes.count - VaultHeader.byteCount,
+                    writePayload: { write in try bytes[VaultHeader.byteCount...].withUnsafeBytes { try write($0) } },
+                    expected: state.shared.identity, rotateBackups: !deferRotation)
+                unreported += saved.warnings
+            } catch {
+                state.shared.needsReload = true
+                throw error
+            }
+            // Read back by the next access, with the keys this session holds.
+            state.shared.needsReload = true
+            itemsRevision += 1
+            return true
+        }
+    }
+
+    private func lockedCopyError(_ name: String) -> VaultError {
+        VaultError(.locked, file: name, reason: "the vault is locked; unlock it again")
+    }
+}
