@@ -19,7 +19,11 @@ import Testing
              creationDate: Date(timeIntervalSince1970: 1_000),
              synchronizable: store == .shared, password: secret("s3cret"),
              passwordExpiryUTC: 1_900_000_000, oauthRefreshToken: secret("refresh-\(account)"),
-             ignoredFindings: [.weak])
+             ignoredFindings: [.weak],
+             signInWithApple: AppleSignIn(hidesEmail: true, forwardingAddress: "real.\(account)@example.org",
+                                          since: Date(timeIntervalSince1970: 2_000)),
+             appleTeamID: "TEAM123456",
+             passwordHistory: [PasswordHistoryEntry(password: secret("older-\(account)"), replaced: Date(timeIntervalSince1970: 1_500))])
     }
 
     /// Fails unless `tombstone` is `original` deleted: same id and primary
@@ -41,6 +45,9 @@ import Testing
         #expect(tombstone.oauthRefreshToken == nil, "OAuth refresh token kept", sourceLocation: sourceLocation)
         #expect(tombstone.passwordExpiryUTC == nil, "password expiry kept", sourceLocation: sourceLocation)
         #expect(tombstone.ignoredFindings.isEmpty, "ignored audit findings kept", sourceLocation: sourceLocation)
+        #expect(tombstone.signInWithApple == nil, "Sign in with Apple details kept (forwarding address)", sourceLocation: sourceLocation)
+        #expect(tombstone.appleTeamID.isEmpty, "Apple team ID kept", sourceLocation: sourceLocation)
+        #expect(tombstone.passwordHistory.isEmpty, "password history kept", sourceLocation: sourceLocation)
         if let stamp {
             #expect(tombstone.modificationDate == stamp, sourceLocation: sourceLocation)
         } else {

@@ -231,6 +231,8 @@ extension Item {
         otpauth = ""
         ignoredFindings = []
         passwordHistory = []
+        signInWithApple = nil
+        appleTeamID = ""
         modificationDate = date
     }
 }
