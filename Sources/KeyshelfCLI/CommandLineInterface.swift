@@ -28,6 +28,9 @@ public enum CommandLineInterface {
         LockCommand.self,
         StatusCommand.self,
         CredentialCommand.self,
+        AssociateCommand.self,
+        AssociationsCommand.self,
+        DissociateCommand.self,
         DemoCommand.self,
     ]
 
