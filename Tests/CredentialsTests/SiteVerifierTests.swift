@@ -108,4 +108,33 @@ import Testing
                     "\(String(describing: error))")
         }
     }
+
+    @Test func signedFileIsReadOnlyAfterItVerifies() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("keyshelf-cms-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let signed = directory.appendingPathComponent("signed.p7").path, tampered = directory.appendingPathComponent("tampered.p7").path
+        let json = #"{"webcredentials":{"apps":["\#(Self.app.value)"]}}"#
+        let type = "application/pkcs7-mime"
+        let site = try LoopbackSite(in: directory, routes: [
+            Self.wellKnown: .init(type: type, bodyFile: signed), Self.root: .init(type: type, bodyFile: tampered),
+        ])
+        defer { site.stop() }
+        try site.sign(json, to: signed)
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: signed)))
+        let at = try #require(bytes.indices.first { bytes[$0...].starts(with: Array("ABCDE".utf8)) })
+        bytes[at] = UInt8(ascii: "Z")
+        try Data(bytes).write(to: URL(fileURLWithPath: tampered))
+        let domain = try AssociatedDomain(parsing: site.domain)
+        let trust = try AssociationTrust(caPEM: String(contentsOfFile: site.certificatePath, encoding: .utf8))
+        let answer = try SiteVerifier().check(Self.app, at: domain, trust: trust)
+        #expect(answer.path == Self.wellKnown && answer.signed)
+        // The tampered copy at the root path: refused, never read.
+        let response = HTTPSFetch.Response(status: 200, contentType: type, redirectURL: nil, body: bytes)
+        let error = associationError { try SiteVerifier.read(response, from: "https://\(site.domain)/", domain: domain, trust: trust) }
+        #expect(error?.code == .malformedFile && error?.reason.contains("does not verify") == true, "\(String(describing: error))")
+        // A pin alone cannot check the signer.
+        let pinned = associationError { try SiteVerifier().check(Self.app, at: domain, trust: AssociationTrust(pin: site.pin)) }
+        #expect(pinned?.code == .malformedFile, "\(String(describing: pinned))")
+    }
 }

@@ -17,9 +17,11 @@ public final class LoopbackSite {
         public var delay: Double
         /// Sent with `Transfer-Encoding: chunked` (no `Content-Length`).
         public var chunked: Bool
+        /// A file whose bytes are the body instead of `body` (binary answers).
+        public var bodyFile: String?
 
         public init(status: Int = 200, body: String = "", repeatCount: Int = 1, type: String? = "application/json",
-                    location: String? = nil, delay: Double = 0, chunked: Bool = false) {
+                    location: String? = nil, delay: Double = 0, chunked: Bool = false, bodyFile: String? = nil) {
             self.status = status
             self.body = body
             self.repeatCount = repeatCount
@@ -27,6 +29,7 @@ public final class LoopbackSite {
             self.location = location
             self.delay = delay
             self.chunked = chunked
+            self.bodyFile = bodyFile
         }
 
         /// A 200 whose file lists `apps` in `webcredentials.apps`.
@@ -44,7 +47,7 @@ public final class LoopbackSite {
         def do_GET(self):
             r = routes.get(self.path, {"status": 404, "body": "", "repeatCount": 1, "delay": 0, "chunked": False})
             if r["delay"]: time.sleep(r["delay"])
-            body = (r["body"] * r["repeatCount"]).encode()
+            body = open(r["bodyFile"], "rb").read() if r.get("bodyFile") else (r["body"] * r["repeatCount"]).encode()
             self.send_response(r["status"])
             if r.get("type"): self.send_header("Content-Type", r["type"])
             if r.get("location"): self.send_header("Location", r["location"])
@@ -66,6 +69,8 @@ public final class LoopbackSite {
 
     /// The certificate (PEM), valid for IP 127.0.0.1, self-signed.
     public let certificatePath: String
+    /// Its private key (PEM).
+    public let keyPath: String
     /// `sha256//BASE64` of the certificate's public key.
     public let pin: String
     /// The port the server listens on.
@@ -80,6 +85,7 @@ public final class LoopbackSite {
         try Self.run("/usr/bin/openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
                                           "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-days", "1"])
         certificatePath = cert
+        keyPath = key
         pin = "sha256//" + (try Self.run("/bin/sh", ["-c", "openssl x509 -in '\(cert)' -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64"]))
             .trimmingCharacters(in: .whitespacesAndNewlines)
         let routesFile = directory.appendingPathComponent("routes.json")
@@ -97,6 +103,15 @@ public final class LoopbackSite {
             throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "the loopback site did not start: \(line)"])
         }
         self.port = port
+    }
+
+    /// Signs `json` with this site's certificate and key as CMS SignedData
+    /// (`openssl smime -sign -nodetach -outform DER`) into `path`.
+    public func sign(_ json: String, to path: String) throws {
+        let input = path + ".json"
+        try Data(json.utf8).write(to: URL(fileURLWithPath: input))
+        try Self.run("/usr/bin/openssl", ["smime", "-sign", "-nodetach", "-binary", "-outform", "DER", "-signer", certificatePath,
+                                          "-inkey", keyPath, "-in", input, "-out", path])
     }
 
     /// Ends the server and waits for it. SIGKILL: a child of the test

@@ -1,4 +1,5 @@
 import Foundation
+import KeyshelfCrypto
 
 /// Checks that a site lists an app in its association file (DESIGN §12).
 /// A protocol so the facade's rules can be tested without a network.
@@ -31,12 +32,12 @@ public struct SiteVerifier: SiteCheck {
             let response = try fetch.get(url)
             switch response.status {
             case 200..<300:
-                let file = try Self.read(response, from: url)
+                let (file, signed) = try Self.read(response, from: url, domain: domain, trust: trust)
                 guard file.lists(app) else {
                     let listed = file.apps.isEmpty ? "no app" : file.apps.prefix(5).map(\.value).joined(separator: ", ") + (file.apps.count > 5 ? ", …" : "")
                     throw AssociationError(.appNotListed, "\(url) does not list \(app.value) in webcredentials.apps (it lists \(listed)); the site must add it")
                 }
-                return (path, false)
+                return (path, signed)
             case 300..<400:
                 let target = response.redirectURL.map { " to \(InertText.quoted($0))" } ?? ""
                 answers.append("\(path) answered HTTP \(response.status), a redirect\(target) (redirects are not followed)")
@@ -51,16 +52,29 @@ public struct SiteVerifier: SiteCheck {
         throw AssociationError(temporary ? .temporarilyUnavailable : .refusedBySite, summary)
     }
 
-    /// The file of a 2xx answer.
-    /// - Throws: `.malformedFile` for the signed legacy form (not read by this
-    ///   version: its JSON is never used unverified) or what `AASAFile` refuses.
-    static func read(_ response: HTTPSFetch.Response, from url: String) throws(AssociationError) -> AASAFile {
+    /// The file of a 2xx answer: plain JSON, or the signed legacy form
+    /// (`application/pkcs7-mime`, or a body that starts as DER does) whose
+    /// JSON is read only after `SignedContent` verified it against `trust`.
+    /// - Returns: the file and whether it was signed.
+    /// - Throws: `.malformedFile` for a signed file that does not verify (or
+    ///   with only a pin, which cannot check a signer) and what `AASAFile` refuses.
+    static func read(_ response: HTTPSFetch.Response, from url: String, domain: AssociatedDomain,
+                     trust: AssociationTrust) throws(AssociationError) -> (file: AASAFile, signed: Bool) {
         let type = response.contentType?.lowercased() ?? ""
-        if type.hasPrefix("application/pkcs7-mime") || response.body.first == 0x30 {
-            throw AssociationError(.malformedFile, "\(url) is a signed (CMS) association file, which this version does not verify; serve the plain JSON form as application/json")
+        var body = response.body, signed = false
+        if type.hasPrefix("application/pkcs7-mime") || body.first == 0x30 {
+            if trust.pin != nil && trust.caPEM == nil {
+                throw AssociationError(.malformedFile, "\(url) is a signed (CMS) file, whose signer a pin alone cannot check; give --cainfo too, or serve plain JSON")
+            }
+            do {
+                body = try SignedContent.verify(body, trustedPEM: trust.caPEM, host: domain.server.host, maximumByteCount: AASAFile.maximumByteCount)
+            } catch {
+                throw AssociationError(.malformedFile, "\(url) is a signed (CMS) file that does not verify (\(error.reason)); its content was not read")
+            }
+            signed = true
         }
         do {
-            return try AASAFile(parsing: response.body)
+            return (try AASAFile(parsing: body), signed)
         } catch {
             throw AssociationError(error.code, "\(url): \(error.reason)")
         }
