@@ -31,6 +31,7 @@ public enum CommandLineInterface {
         AssociateCommand.self,
         AssociationsCommand.self,
         DissociateCommand.self,
+        AasaCommand.self,
         DemoCommand.self,
     ]
 

@@ -95,3 +95,43 @@ import Testing
         #expect(plain.stdout.contains("password=other-pw"))
     }
 }
+
+/// Issue 18 item 4: `keyshelf aasa check`, graded steps, no vault needed.
+@Suite struct AasaCheckCommandTests {
+    static let app = AssociationCommandTests.app
+
+    @Test func gradesEachStepAndExitsZeroOnlyWhenTheAppWouldBeAssociated() throws {
+        let vault = try TestVault(initialize: false)
+        let listing = LoopbackSite.Route.listing([Self.app, "git"])
+        var plainText = listing
+        plainText.type = "text/plain"
+        let site = try LoopbackSite(in: vault.root, routes: ["/apple-app-site-association": plainText])
+        defer { site.stop() }
+        let ok = try vault.run(["aasa", "check", site.domain, "--app", Self.app, "--cainfo", site.certificatePath])
+        #expect(ok.status == 0, "\(ok)")
+        for line in ["warn\tstatus\t/.well-known/apple-app-site-association answered HTTP 404", "pass\tpath\t/apple-app-site-association answered",
+                     "warn\tcontent-type\t", "pass\tbyte-order-mark\tnone", "pass\tjson\t", "warn\tentries\t1 entry is not PREFIX.bundle.id",
+                     "pass\tapp\t\(Self.app) is listed", "pass\tsignature\tplain JSON"] {
+            #expect(ok.lines.contains { $0.hasPrefix(line) }, "\(line)\n\(ok)")
+        }
+        let json = try #require(try vault.run(["aasa", "check", site.domain, "--app", Self.app, "--pin", site.pin, "--json"]).json() as? [String: Any])
+        #expect(json["associates"] as? Bool == true && (json["checks"] as? [[String: Any]])?.isEmpty == false)
+        let other = try vault.run(["aasa", "check", site.domain, "--app", "ZZZZZ99999.org.x", "--pin", site.pin])
+        #expect(other.status == 1 && other.lines.contains { $0.hasPrefix("fail\tapp\t") }, "\(other)")
+        let untrusted = try vault.run(["aasa", "check", site.domain, "--app", Self.app])
+        #expect(untrusted.status == 1 && untrusted.lines.first?.hasPrefix("fail\tpath\t") == true, "\(untrusted)")
+    }
+
+    @Test func byteOrderMarkAndRedirectFail() throws {
+        let vault = try TestVault(initialize: false)
+        let site = try LoopbackSite(in: vault.root, routes: [
+            "/.well-known/apple-app-site-association": .init(status: 302, location: "https://cdn.example/aasa"),
+            "/apple-app-site-association": .init(body: "\u{FEFF}{\"webcredentials\":{\"apps\":[\"\(Self.app)\"]}}"),
+        ])
+        defer { site.stop() }
+        let result = try vault.run(["aasa", "check", site.domain, "--app", Self.app, "--pin", site.pin])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.lines.contains { $0.hasPrefix("warn\tredirect\t") && $0.contains("cdn.example") }, "\(result)")
+        #expect(result.lines.contains { $0.hasPrefix("fail\tbyte-order-mark\t") }, "\(result)")
+    }
+}
