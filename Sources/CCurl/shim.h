@@ -24,3 +24,5 @@ static inline CURLcode keyshelf_curl_setopt_blob(CURL *handle, CURLoption option
     struct curl_blob blob = { (void *)bytes, count, CURL_BLOB_COPY };
     return curl_easy_setopt(handle, option, &blob);
 }
+/* CURLAUTH_BASIC is a cast macro, which Swift cannot import. */
+static const long keyshelf_curlauth_basic = (long)CURLAUTH_BASIC;

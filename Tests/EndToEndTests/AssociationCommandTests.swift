@@ -135,3 +135,32 @@ import Testing
         #expect(result.lines.contains { $0.hasPrefix("fail\tbyte-order-mark\t") }, "\(result)")
     }
 }
+
+/// Issue 18 item 5: `login SERVER --check-url URL` against a loopback HTTPS site.
+@Suite struct LoginCheckURLTests {
+    @Test func basicAndFormChecksAcceptOnlyTheRightPassword() throws {
+        let vault = try TestVault()
+        let basic = "Basic " + Data("alice:Right-Pw1".utf8).base64EncodedString()
+        let site = try LoopbackSite(in: vault.root, routes: [
+            "/basic": .requiring(basic), "/form": .requiring("user=alice&pass=Right-Pw1"), "/moved": .init(status: 302, location: "/x"),
+        ])
+        defer { site.stop() }
+        try vault.add(site.domain, "alice", password: "Right-Pw1", local: true)
+        let url = "https://\(site.domain)"
+        let viaBasic = try vault.run(["login", site.domain, "alice", "--check-url", url + "/basic", "--pin", site.pin])
+        #expect(viaBasic.status == 0 && viaBasic.stdout == "Right-Pw1\n", "\(viaBasic)")
+        let viaForm = try vault.run(["login", site.domain, "alice", "--check-url", url + "/form", "--form", "user,pass",
+                                     "--cainfo", site.certificatePath])
+        #expect(viaForm.status == 0, "\(viaForm)")
+        // A form with other field names is refused (401): the flow then needs a prompt, and there is no terminal.
+        let refused = try vault.run(["login", site.domain, "alice", "--check-url", url + "/form", "--form", "login,password", "--pin", site.pin])
+        #expect(refused.status != 0 && refused.stdout.isEmpty, "\(refused)")
+        let redirect = try vault.run(["login", site.domain, "alice", "--check-url", url + "/moved", "--pin", site.pin])
+        #expect(redirect.status == 1 && redirect.stderr.contains("redirect"), "\(redirect)")
+        let untrusted = try vault.run(["login", site.domain, "alice", "--check-url", url + "/basic"])
+        #expect(untrusted.status == 1 && untrusted.stdout.isEmpty, "\(untrusted)")
+        let elsewhere = try vault.run(["login", site.domain, "alice", "--check-url", "https://other.example/basic"])
+        #expect(elsewhere.status == 2 && elsewhere.stderr.contains("its own site"), "\(elsewhere)")
+        #expect(try vault.run(["login", site.domain, "--form", "a,b"]).status == 2)
+    }
+}

@@ -19,6 +19,9 @@ public final class LoopbackSite {
         public var chunked: Bool
         /// A file whose bytes are the body instead of `body` (binary answers).
         public var bodyFile: String?
+        /// When set, the request must carry exactly this `Authorization` header
+        /// (GET) or this body (POST), else the answer is 401.
+        public var expect: String?
 
         public init(status: Int = 200, body: String = "", repeatCount: Int = 1, type: String? = "application/json",
                     location: String? = nil, delay: Double = 0, chunked: Bool = false, bodyFile: String? = nil) {
@@ -30,6 +33,13 @@ public final class LoopbackSite {
             self.delay = delay
             self.chunked = chunked
             self.bodyFile = bodyFile
+        }
+
+        /// 200 only for a request carrying `credential` (see `expect`), else 401.
+        public static func requiring(_ credential: String) -> Route {
+            var route = Route(body: "ok", type: "text/plain")
+            route.expect = credential
+            return route
         }
 
         /// A 200 whose file lists `apps` in `webcredentials.apps`.
@@ -44,8 +54,14 @@ public final class LoopbackSite {
     routes = json.load(open(sys.argv[3]))
     class H(http.server.BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+        def do_POST(self):
+            sent = self.rfile.read(int(self.headers.get("Content-Length", "0"))).decode()
+            self.answer(sent)
         def do_GET(self):
+            self.answer(self.headers.get("Authorization"))
+        def answer(self, sent):
             r = routes.get(self.path, {"status": 404, "body": "", "repeatCount": 1, "delay": 0, "chunked": False})
+            if r.get("expect") is not None and sent != r["expect"]: r = dict(r, status=401)
             if r["delay"]: time.sleep(r["delay"])
             body = open(r["bodyFile"], "rb").read() if r.get("bodyFile") else (r["body"] * r["repeatCount"]).encode()
             self.send_response(r["status"])

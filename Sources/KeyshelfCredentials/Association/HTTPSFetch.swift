@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import KeyshelfCrypto
 
 /// One HTTPS GET with libcurl for the association file (issue 18 item 3):
 /// https only, no redirect followed (a 3xx is returned as it came), the body
@@ -45,6 +46,44 @@ public struct HTTPSFetch: Sendable {
     ///   cap; `.network` naming the host and libcurl's reason (not reached,
     ///   certificate not trusted, pin mismatch, time-out).
     public func get(_ url: String) throws(AssociationError) -> Response {
+        try send(url) { _ in }
+    }
+
+    /// A credential sent by `send(_:credential:)` (the login check over HTTPS).
+    public enum Credential {
+        /// HTTP Basic (`CURLOPT_USERNAME`, `CURLOPT_PASSWORD`; only after the TLS handshake).
+        case basic(user: String, password: Secret)
+        /// A `application/x-www-form-urlencoded` POST body, in sodium memory.
+        case form(SecureBytes)
+    }
+
+    /// Sends `credential` to `url`: Basic on a GET, or the form as a POST.
+    /// The secret's bytes go to libcurl from sodium memory, never a `String`.
+    /// - Throws: as `get`.
+    public func send(_ url: String, credential: Credential) throws(AssociationError) -> Response {
+        switch credential {
+        case let .basic(user, password):
+            let terminated = SecureBytes(byteCount: password.byteCount + 1)
+            terminated.withUnsafeMutableBytes { out in
+                password.withUnsafeBytes { out.copyMemory(from: $0) }
+                out[password.byteCount] = 0
+            }
+            return try send(url) { handle in
+                keyshelf_curl_setopt_long(handle, CURLOPT_HTTPAUTH, keyshelf_curlauth_basic)
+                keyshelf_curl_setopt_string(handle, CURLOPT_USERNAME, user)
+                terminated.withUnsafeBytes { _ = keyshelf_curl_setopt_pointer(handle, CURLOPT_PASSWORD, UnsafeMutableRawPointer(mutating: $0.baseAddress)) }
+            }
+        case let .form(body):
+            return try send(url) { handle in
+                keyshelf_curl_setopt_long(handle, CURLOPT_POSTFIELDSIZE, body.byteCount)
+                body.withUnsafeBytes { _ = keyshelf_curl_setopt_pointer(handle, CURLOPT_POSTFIELDS, UnsafeMutableRawPointer(mutating: $0.baseAddress)) }
+            }
+        }
+    }
+
+    /// One request; `configure` adds its options (they may point into
+    /// buffers the caller keeps alive until this returns).
+    private func send(_ url: String, configure: (UnsafeMutableRawPointer) -> Void) throws(AssociationError) -> Response {
         _ = Self.globalInit
         guard url.lowercased().hasPrefix("https://") else { throw AssociationError(.network, "\(url) is not an https URL") }
         guard let handle = curl_easy_init() else { throw AssociationError(.network, "libcurl could not start a request") }
@@ -69,6 +108,7 @@ public struct HTTPSFetch: Sendable {
             let bytes = Array(pem.utf8)
             bytes.withUnsafeBytes { _ = keyshelf_curl_setopt_blob(handle, CURLOPT_CAINFO_BLOB, $0.baseAddress, $0.count) }
         }
+        configure(handle)
         keyshelf_curl_setopt_write(handle) { data, size, count, context in
             let body = Unmanaged<Body>.fromOpaque(context!).takeUnretainedValue()
             let n = size * count
