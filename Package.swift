@@ -57,7 +57,7 @@ let package = Package(
         .target(name: "KeyshelfTestSupport", path: "Tests/KeyshelfTestSupport"),
         .testTarget(name: "CryptoTests", dependencies: ["KeyshelfCrypto"]),
         .testTarget(name: "VaultTests", dependencies: ["KeyshelfVault", "KeyshelfCrypto", "vault-stress"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "CredentialsTests", dependencies: ["KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto"]),
+        .testTarget(name: "CredentialsTests", dependencies: ["KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto", "KeyshelfTestSupport"]),
         .testTarget(name: "TransferTests", dependencies: ["KeyshelfTransfer", "KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto"], resources: [.copy("Fixtures")]),
         .testTarget(name: "TUITests", dependencies: ["KeyshelfTUI", "KeyshelfClipboard", "KeyshelfTransfer", "KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto"]),
         .testTarget(name: "EndToEndTests", dependencies: ["keyshelf", "KeyshelfTestSupport"]),

@@ -23,3 +23,12 @@ static inline int keyshelf_param_bld_push_rsa_public(OSSL_PARAM_BLD *builder, co
     return OSSL_PARAM_BLD_push_BN(builder, OSSL_PKEY_PARAM_RSA_N, n) == 1
         && OSSL_PARAM_BLD_push_BN(builder, OSSL_PKEY_PARAM_RSA_E, e) == 1;
 }
+
+#include <openssl/cms.h>
+#include <openssl/x509_vfy.h>
+#include <openssl/x509v3.h>
+
+/* BIO_get_mem_data is a macro, which Swift cannot call. */
+static inline long keyshelf_bio_mem_data(BIO *bio, char **data) {
+    return BIO_get_mem_data(bio, data);
+}

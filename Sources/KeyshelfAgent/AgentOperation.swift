@@ -96,17 +96,20 @@ extension FrameWriter {
         }
     }
 
-    /// `u8` kind (1 update, 2 delete, 3 release), server, `u32` account count, accounts.
+    /// `u8` kind (1 update, 2 delete, 3 release, 4 release to a client),
+    /// server, `u32` account count, accounts; kind 4 then `str` the client.
     mutating func consentRequest(_ request: ConsentRequest) {
-        let (kind, server, accounts): (UInt8, ServerName, [String]) = switch request {
-        case let .update(server, account): (1, server, [account])
-        case let .delete(server, account): (2, server, [account])
-        case let .release(server, accounts): (3, server, accounts)
+        let (kind, server, accounts, client): (UInt8, ServerName, [String], String?) = switch request {
+        case let .update(server, account): (1, server, [account], nil)
+        case let .delete(server, account): (2, server, [account], nil)
+        case let .release(server, accounts): (3, server, accounts, nil)
+        case let .releaseToClient(client, server, accounts): (4, server, accounts, client)
         }
         integer(kind)
         self.server(server)
         integer(UInt32(accounts.count))
         for account in accounts { string(account) }
+        if let client { string(client) }
     }
 
     /// `u8` 1 when every request is approved in advance (`--yes`), else 0;
@@ -241,6 +244,7 @@ extension FrameReader {
         case 1 where count == 1: return .update(server: server, account: accounts[0])
         case 2 where count == 1: return .delete(server: server, account: accounts[0])
         case 3: return .release(server: server, accounts: accounts)
+        case 4: return .releaseToClient(client: try string(), server: server, accounts: accounts)
         default: throw AgentProtocol.MalformedFrame(reason: "an unknown consent request")
         }
     }

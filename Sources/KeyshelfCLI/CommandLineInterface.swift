@@ -30,6 +30,10 @@ public enum CommandLineInterface {
         StatusCommand.self,
         CredentialCommand.self,
         SiwaCommand.self,
+        AssociateCommand.self,
+        AssociationsCommand.self,
+        DissociateCommand.self,
+        AasaCommand.self,
         DemoCommand.self,
         CompletionCommand.self,
     ]

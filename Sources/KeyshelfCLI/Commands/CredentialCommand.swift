@@ -4,12 +4,15 @@ import KeyshelfClipboard
 import KeyshelfCredentials
 import KeyshelfVault
 
-/// `keyshelf credential [--yes] get|store|erase`: a git credential helper
+/// `keyshelf credential [--yes] [--client APPID] get|store|erase`: a git credential helper
 /// (git-credential(1)); DESIGN §4 describes which steps each operation runs.
+/// With `--client`, only domains that client is associated with are served
+/// (docs/associated-domains.md).
 struct CredentialCommand: Command {
     static let spec = CommandSpec(
         name: "credential", summary: "git credential helper (get, store, erase)",
         positionals: [.init(name: "OPERATION", help: "get, store or erase (git passes it)", completion: .words("get", "store", "erase"))],
+        options: [.value("--client", valueName: "APPID", help: "serve only domains this client is associated with (keyshelf associate git DOMAIN)")],
         shared: [.yes, .vault, .passwordFD],
         discussion: """
             Use as: git config --global credential.helper '!keyshelf credential'
@@ -19,17 +22,21 @@ struct CredentialCommand: Command {
             Standard output belongs to git; prompts and dialogs use the terminal only.
             Without a terminal and without a master password, get prints nothing.
             Without a terminal, shared credentials are released only with --yes.
+            With --client git ('!keyshelf credential --client git'), a host git is not associated with
+            gets nothing (a note on standard error): get, store and erase leave it alone.
             """)
 
     enum Operation: String { case get, store, erase }
 
     var operation: Operation?
     var options: SharedOptions
+    var client: AppIdentifier?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         // git may add operations later; the protocol says to ignore unknown ones.
         operation = Operation(rawValue: arguments.positionals[0])
         options = try SharedOptions(arguments)
+        client = try arguments.value("--client").map(AssociationArguments.app)
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
@@ -48,6 +55,7 @@ struct CredentialCommand: Command {
         let session = try agentSession ?? VaultAccess.unlock(options, context, agent: false)
         defer { session.lock() }
         let shelf = try VaultAccess.shelf(session, yes: options.yes, context)
+        if let client, !Self.admits(client, server, shelf, context) { return .success }
         switch operation {
         case .get:
             try get(server: server, credential: credential, shelf: shelf, context: context)
@@ -138,6 +146,20 @@ struct CredentialCommand: Command {
             context.note("kept the saved password for \(InertText.quoted(account)) on \(server.display): deleting it was declined"
                          + (context.unattendedConsent.declinedAny ? Self.yesHint : ""))
         }
+    }
+
+    /// With `--client`: whether `client` may have `server` (`AssociationGate`);
+    /// if so, every release consent now names it (`ClientConsent`). A refusal
+    /// is noted on standard error and git gets nothing, as for an unknown host.
+    static func admits(_ client: AppIdentifier, _ server: ServerName, _ shelf: Keyshelf, _ context: CommandContext) -> Bool {
+        do {
+            _ = try shelf.gate(for: client).check(server)
+        } catch {
+            context.note(error.reason)
+            return false
+        }
+        shelf.consent = ClientConsent(client: client, base: shelf.consent)
+        return true
     }
 
     /// git's `GIT_TERMINAL_PROMPT` read as git reads a boolean: "0", "false",

@@ -1,8 +1,8 @@
 import KeyshelfCredentials
 import KeyshelfVault
 
-/// `keyshelf login SERVER [ACCOUNT] [--check CMD] [--json] [--yes]`: the
-/// login flow of DESIGN §4.
+/// `keyshelf login SERVER [ACCOUNT] [--check CMD | --check-url URL [--cainfo|--pin] [--form U,P]] [--json] [--yes]`:
+/// the login flow of DESIGN §4 (`--check-url`: `URLCheck`, docs/associated-domains.md).
 struct LoginCommand: Command {
     static let spec = CommandSpec(
         name: "login", summary: "run the login flow: local store, shared credentials, prompt, check, save",
@@ -13,7 +13,9 @@ struct LoginCommand: Command {
         options: [
             .value("--check", valueName: "CMD",
                    help: "shell command that gets 'account\\npassword\\n' on stdin; exit 0 accepts"),
-        ],
+            .value("--check-url", valueName: "URL", help: "try the credential on this https URL of the site: 2xx accepts, 401/403 refuses"),
+            .value("--form", valueName: "USERFIELD,PASSFIELD", help: "with --check-url: POST these form fields instead of HTTP Basic"),
+        ] + AssociationArguments.trustOptions,
         shared: [.json, .yes, .vault, .passwordFD],
         discussion: """
             Prints the accepted password on standard output (the account is named on standard error; --json for all fields)
@@ -23,6 +25,7 @@ struct LoginCommand: Command {
     var server: String
     var account: String?
     var check: String?
+    var urlCheck: URLCheck?
     var options: SharedOptions
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
@@ -30,16 +33,39 @@ struct LoginCommand: Command {
         account = arguments.positionals.count > 1 ? arguments.positionals[1] : nil
         check = arguments.value("--check")
         options = try SharedOptions(arguments)
+        urlCheck = try LoginCommand.urlCheck(arguments)
+        if check != nil && urlCheck != nil { throw UsageError("--check and --check-url exclude each other") }
+    }
+
+    /// `--check-url` with its trust and `--form` options.
+    static func urlCheck(_ arguments: ParsedArguments) throws(UsageError) -> URLCheck? {
+        guard let url = arguments.value("--check-url") else {
+            if ["--form", "--cainfo", "--pin", "--timeout"].contains(where: { arguments.value($0) != nil }) {
+                throw UsageError("--form, --cainfo, --pin and --timeout need --check-url")
+            }
+            return nil
+        }
+        var form: (user: String, password: String)?
+        if let text = arguments.value("--form") {
+            let fields = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count == 2, !fields[0].isEmpty, !fields[1].isEmpty else {
+                throw UsageError("--form expects USERFIELD,PASSFIELD, not '\(text)'")
+            }
+            form = (fields[0], fields[1])
+        }
+        return URLCheck(url: url, trust: try AssociationArguments.trust(arguments), form: form,
+                        timeoutSeconds: try AssociationArguments.timeout(arguments))
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
         let serverName = try ServerArgument.parse(server)
         if let account { _ = try ServerArgument.account(account) }
+        do { try urlCheck?.validate(for: serverName) } catch { throw UsageError(error.reason) }
         let session = try VaultAccess.unlock(options, context)
         defer { session.lock() }
         let prompt: any LoginPrompt = context.terminal().map { TerminalLoginPrompt(terminal: $0) } ?? NoLoginPrompt()
         let result = try VaultAccess.shelf(session, yes: options.yes, context)
-            .login(server: serverName, account: account, prompt: prompt, check: check.map(CommandCheck.init))
+            .login(server: serverName, account: account, prompt: prompt, check: urlCheck.map { $0 as any CredentialCheck } ?? check.map { CommandCheck(command: $0) })
         if options.json {
             try RecordOutput.printJSON(result.record, context)
         } else if let password = result.record.password {

@@ -7,13 +7,16 @@ public enum ConsentRequest: Sendable, Equatable {
     case delete(server: ServerName, account: String)
     /// Release a shared password for `server`; the user picks one of `accounts` or declines.
     case release(server: ServerName, accounts: [String])
+    /// Release a shared password for `server` to the associated client `client`
+    /// (`get --client`, `credential --client`; docs/associated-domains.md).
+    case releaseToClient(client: String, server: ServerName, accounts: [String])
 
     /// "Update Saved Password?", "Delete Saved Password?" or "Use Saved Password for DOMAIN?".
     public var title: String {
         switch self {
         case .update: "Update Saved Password?"
         case .delete: "Delete Saved Password?"
-        case .release(let server, _): "Use Saved Password for \(server.display)?"
+        case .release(let server, _), .releaseToClient(_, let server, _): "Use Saved Password for \(server.display)?"
         }
     }
 
@@ -28,6 +31,10 @@ public enum ConsentRequest: Sendable, Equatable {
             accounts.count == 1
                 ? "Allow the password for \(InertText.quoted(accounts[0])) on \(server.display) to be used?"
                 : "Choose which saved account on \(server.display) to use (\(accounts.count) accounts)."
+        case .releaseToClient(let client, let server, let accounts):
+            accounts.count == 1
+                ? "Allow \(InertText.quoted(client)) to use the password for \(InertText.quoted(accounts[0])) on \(server.display)?"
+                : "Choose which saved account on \(server.display) \(InertText.quoted(client)) may use (\(accounts.count) accounts)."
         }
     }
 
@@ -39,7 +46,7 @@ public enum ConsentRequest: Sendable, Equatable {
         switch self {
         case .update: ["Not Now", "Update"]
         case .delete: ["Cancel", "Delete"]
-        case .release(_, let accounts): ["Not Now"] + accounts.map(Self.inert)
+        case .release(_, let accounts), .releaseToClient(_, _, let accounts): ["Not Now"] + accounts.map(Self.inert)
         }
     }
 
@@ -52,8 +59,10 @@ public enum ConsentRequest: Sendable, Equatable {
     /// chooses `accounts[i - 1]`; otherwise any other index approves.
     public func answer(forButton index: Int) -> ConsentAnswer {
         guard index > 0 else { return .declined }
-        if case .release(_, let accounts) = self, index - 1 < accounts.count {
-            return .chose(account: accounts[index - 1])
+        switch self {
+        case .release(_, let accounts), .releaseToClient(_, _, let accounts):
+            if index - 1 < accounts.count { return .chose(account: accounts[index - 1]) }
+        case .update, .delete: break
         }
         return .approved
     }
