@@ -78,8 +78,8 @@ final class FakeShelf: Shelf {
         return (Secret(utf8: "abc-DEF-\(generated)45-xyz"), "xxx-xxx-xxx-xxx from three character sets")
     }
 
-    func login(server: String, prompts: UserPrompts) throws -> ShelfEntry? {
-        items.first { $0.serverWithPort == server && $0.store == .local } ?? items.first { $0.serverWithPort == server }
+    func login(server: ServerName, prompts: UserPrompts) throws -> ShelfEntry? {
+        items.first { $0.domain == .server(server) && $0.store == .local } ?? items.first { $0.domain == .server(server) }
     }
 
     /// Import is tested over the real facade (`ImportTests`), not this fake.

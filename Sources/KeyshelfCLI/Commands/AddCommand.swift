@@ -3,10 +3,12 @@ import KeyshelfCredentials
 import KeyshelfCrypto
 import KeyshelfVault
 
-/// `keyshelf add SERVER ACCOUNT [--generate | --password-stdin] [--local] [--yes]`.
+/// `keyshelf add SERVER ACCOUNT [--generate | --password-stdin] [--local | --shared] [--yes]`:
+/// a new password goes to the shared credentials (`--local`: the local
+/// store); a changed one to every store holding the account (issue 13 rule 2).
 struct AddCommand: Command {
     static let spec = CommandSpec(
-        name: "add", summary: "save a password (shared credentials unless --local)",
+        name: "add", summary: "save a password (new: shared credentials unless --local; changed: every store holding it)",
         positionals: [
             .init(name: "SERVER", help: "host name, host:port or URL"),
             .init(name: "ACCOUNT", help: "the user name"),
@@ -15,10 +17,12 @@ struct AddCommand: Command {
             .flag("--generate", "-g", help: "generate the password (honouring the domain's saved passwordrules) and print it"),
             .flag("--password-stdin", help: "read the password from the first line of standard input"),
         ],
-        shared: [.localOnly, .yes, .vault, .passwordFD],
+        shared: [.scope, .yes, .vault, .passwordFD],
         discussion: """
             Without --generate or --password-stdin the password is asked on the terminal.
-            Replacing a saved password asks for consent (Update Saved Password?).
+            Replacing a saved password asks for consent once (Update Saved Password?) and updates
+            every store that holds the account; --local or --shared narrows that to one store.
+            Without a scheme, SERVER is the protocol the account is saved for, else https.
             """)
 
     var server: String
@@ -39,37 +43,52 @@ struct AddCommand: Command {
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let serverName = try ServerArgument.parse(server)
+        let pattern = try ServerArgument.pattern(server)
         let account = try ServerArgument.account(account)
         // The master password comes first: with --password-fd 0 it is the
         // first line of standard input and the item password the second.
         let opener = try VaultAccess.prepare(options, context, readsMoreInput: true)
-        let store: Store = options.scope == .local ? .local : .shared
+        let newItems: Store = options.scope == .local ? .local : .shared
         let password: Secret
-        let outcome: AddOutcome
+        let report: PasswordChangeReport
         if generate {
             // The domain's saved passwordrules are in the vault: open it (with the
             // agent's keys when it is unlocked) and run the facade here.
             let session = try opener.open()
             defer { session.lock() }
             let shelf = try VaultAccess.shelf(session, yes: options.yes, context)
-            password = try shelf.generatePassword(for: serverName)
-            outcome = try shelf.add(server: serverName, account: account, password: password, to: store)
+            password = try shelf.generatePassword(for: try shelf.server(matching: pattern, account: account, in: options.scope) ?? pattern.newServer)
+            report = try shelf.changePassword(password, server: pattern, account: account, in: options.scope, newItems: newItems)
         } else {
             password = try itemPassword(context)
-            outcome = try opener.answer(
-                .add(server: serverName, account: account, password: password, store: store), yes: options.yes, value: \.addOutcome
-            ) { try $0.add(server: serverName, account: account, password: password, to: store) }
+            report = try opener.answer(
+                .change(server: pattern, account: account, password: password, filter: options.scope, newItems: newItems),
+                yes: options.yes, value: \.changeReport
+            ) { try $0.changePassword(password, server: pattern, account: account, in: options.scope, newItems: newItems) }
         }
         if generate { RecordOutput.printPassword(password, context) }
-        let what = "the password for \(InertText.quoted(account)) on \(serverName.display)"
-        switch outcome {
-        case .added: context.note("saved \(what) in \(RecordOutput.name(of: store))")
-        case .updated: context.note("updated \(what) in \(RecordOutput.name(of: store))")
-        case .unchanged: context.note("\(what) was already saved in \(RecordOutput.name(of: store))")
-        case .deleted: context.note("deleted \(what)")
-        }
+        context.note(Self.describe(report, account: account))
         return .success
+    }
+
+    /// The report line: which stores were written, and how (issue 13 rule 2).
+    static func describe(_ report: PasswordChangeReport, account: String) -> String {
+        let what = "the password for \(InertText.quoted(account)) on \(report.server.qualified)"
+        func stores(_ outcome: AddOutcome) -> String? {
+            let list = report.stores.filter { report[$0] == outcome }
+            switch list.count {
+            case 0: return nil
+            case 1: return RecordOutput.name(of: list[0])
+            default: return "both stores"
+            }
+        }
+        var parts: [String] = []
+        if let added = stores(.added) { parts.append("saved \(what) in \(added)") }
+        if let updated = stores(.updated) { parts.append("\(parts.isEmpty ? "updated \(what)" : "updated it") in \(updated)") }
+        if let unchanged = stores(.unchanged) {
+            parts.append(parts.isEmpty ? "\(what) was already saved in \(unchanged)" : "it was already saved in \(unchanged)")
+        }
+        return parts.joined(separator: "; ")
     }
 
     /// The new item password: the first line of standard input, or typed twice on the terminal.

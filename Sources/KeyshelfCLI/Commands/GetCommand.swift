@@ -12,7 +12,7 @@ struct GetCommand: Command {
     static let spec = CommandSpec(
         name: "get", summary: "print a saved password (local store first, then shared credentials)",
         positionals: [
-            .init(name: "SERVER", help: "host name, host:port or URL"),
+            .init(name: "SERVER", help: "host name, host:port or URL; without a scheme every protocol matches"),
             .init(name: "ACCOUNT", optional: true, help: "the user name; needed when the server has several"),
         ],
         options: [.flag("--clip", "-c", help: "copy the password to the clipboard instead of printing it; cleared after 45 s ($KEYSHELF_CLIPBOARD_CLEAR)")],
@@ -39,13 +39,13 @@ struct GetCommand: Command {
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let serverName = try ServerArgument.parse(server)
+        let serverName = try ServerArgument.pattern(server)
         if let account { _ = try ServerArgument.account(account) }
         let record = try VaultAccess.prepare(options, context).answer(
             .get(server: serverName, account: account, filter: options.scope), yes: options.yes, value: \.record
         ) { try $0.get(server: serverName, account: account, in: options.scope) }
         guard let password = record.password else {
-            throw CLIError(.failure, "the password for \(InertText.quoted(record.account)) on \(record.server.display) could not be read")
+            throw CLIError(.failure, "the password for \(InertText.quoted(record.account)) on \(record.server.qualified) could not be read")
         }
         if clip {
             try copy(password, of: record, context)
@@ -66,7 +66,7 @@ struct GetCommand: Command {
             clearerExecutable: OwnExecutable.path,
             writeTerminal: terminal.map { terminal in { bytes in bytes.withUnsafeBytes { _ = write(terminal.fd, $0.baseAddress, $0.count) } } })
         let report = clipboard.copy(password, now: Date())
-        let message = report.message("the password of \(InertText.quoted(record.account)) on \(record.server.display)")
+        let message = report.message("the password of \(InertText.quoted(record.account)) on \(record.server.qualified)")
         guard report.copied || report.sentToTerminal else { throw CLIError(.failure, message) }
         context.note(message)
     }

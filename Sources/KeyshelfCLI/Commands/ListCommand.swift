@@ -7,7 +7,7 @@ import KeyshelfVault
 struct ListCommand: Command {
     static let spec = CommandSpec(
         name: "list", summary: "list servers and accounts (no secrets)",
-        positionals: [.init(name: "SERVER", optional: true, help: "only this server")],
+        positionals: [.init(name: "SERVER", optional: true, help: "only this server; without a scheme every protocol matches")],
         shared: [.scope, .jsonListing, .vault, .passwordFD])
 
     var server: String?
@@ -19,7 +19,7 @@ struct ListCommand: Command {
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let serverName = try server.map(ServerArgument.parse)
+        let serverName = try server.map(ServerArgument.pattern)
         let records = try VaultAccess.prepare(options, context).answer(
             .list(server: serverName, filter: options.scope), yes: false, value: \.records
         ) { shelf in (serverName.map { shelf.accounts(of: $0, in: options.scope) } ?? shelf.entries(in: options.scope)).map(\.record) }

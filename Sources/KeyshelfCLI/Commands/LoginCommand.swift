@@ -33,13 +33,15 @@ struct LoginCommand: Command {
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let serverName = try ServerArgument.parse(server)
+        let pattern = try ServerArgument.pattern(server)
         if let account { _ = try ServerArgument.account(account) }
         let session = try VaultAccess.unlock(options, context)
         defer { session.lock() }
         let prompt: any LoginPrompt = context.terminal().map { TerminalLoginPrompt(terminal: $0) } ?? NoLoginPrompt()
-        let result = try VaultAccess.shelf(session, yes: options.yes, context)
-            .login(server: serverName, account: account, prompt: prompt, check: check.map(CommandCheck.init))
+        let shelf = try VaultAccess.shelf(session, yes: options.yes, context)
+        // A scheme-less SERVER is the one server its saved accounts are at (https when none).
+        let serverName = try shelf.server(matching: pattern, account: account) ?? pattern.newServer
+        let result = try shelf.login(server: serverName, account: account, prompt: prompt, check: check.map(CommandCheck.init))
         guard let password = result.record.password else {
             throw CLIError(.failure, "the login flow returned no password")
         }
@@ -53,7 +55,7 @@ struct LoginCommand: Command {
         case .shared: "the shared credentials"
         case .prompt: "the prompt"
         }
-        context.note("using \(InertText.quoted(result.record.account)) on \(serverName.display) from \(source)")
+        context.note("using \(InertText.quoted(result.record.account)) on \(serverName.qualified) from \(source)")
         if let saved = result.saved, saved.declined {
             context.note("the saved password was not replaced everywhere: the update was declined")
         }

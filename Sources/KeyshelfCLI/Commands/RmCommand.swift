@@ -7,7 +7,7 @@ struct RmCommand: Command {
     static let spec = CommandSpec(
         name: "rm", summary: "delete a saved password (asks for consent)",
         positionals: [
-            .init(name: "SERVER", help: "host name, host:port or URL"),
+            .init(name: "SERVER", help: "host name, host:port or URL; without a scheme, the protocol the account is saved for"),
             .init(name: "ACCOUNT", help: "the user name"),
         ],
         shared: [.scope, .yes, .vault, .passwordFD])
@@ -23,13 +23,16 @@ struct RmCommand: Command {
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let serverName = try ServerArgument.parse(server)
+        let pattern = try ServerArgument.pattern(server)
         let account = try ServerArgument.account(account)
         let session = try VaultAccess.unlock(options, context)
         defer { session.lock() }
-        let stores = try VaultAccess.shelf(session, yes: options.yes, context)
-            .delete(server: serverName, account: account, in: options.scope)
-        context.note("deleted the password for \(InertText.quoted(account)) on \(serverName.display) \(Self.from(stores))")
+        let shelf = try VaultAccess.shelf(session, yes: options.yes, context)
+        guard let serverName = try shelf.server(matching: pattern, account: account, in: options.scope) else {
+            throw KeychainError(.itemNotFound, "no saved password for \(InertText.quoted(account)) on \(pattern.display)")
+        }
+        let stores = try shelf.delete(server: serverName, account: account, in: options.scope)
+        context.note("deleted the password for \(InertText.quoted(account)) on \(serverName.qualified) \(Self.from(stores))")
         return .success
     }
 

@@ -8,7 +8,7 @@ import KeyshelfVault
 enum RecordOutput {
     /// One record as a JSON object: `server` (Unicode display host, without
     /// the port), `account`, `password` (when present), `port` (only when
-    /// not 443), `store` ("local" / "shared").
+    /// not 443), `protocol` (the scheme: "https", "http", …), `store` ("local" / "shared").
     /// - Throws: `CLIError` (exit 1) when the password is not UTF-8 text,
     ///   which JSON cannot carry unchanged; nothing is printed then.
     static func writeJSON(_ record: CredentialRecord, to writer: inout JSONWriter) throws(CLIError) {
@@ -19,12 +19,13 @@ enum RecordOutput {
             do {
                 try writer.field("password", secret: password)
             } catch {
-                throw CLIError(.failure, "the password for \(InertText.quoted(record.account)) on \(record.server.display) "
+                throw CLIError(.failure, "the password for \(InertText.quoted(record.account)) on \(record.server.qualified) "
                     + "is not UTF-8 text and cannot be printed as JSON; get without --json prints its bytes, "
                     + "add replaces it")
             }
         }
         if let port = record.port { writer.field("port", port) }
+        writer.field("protocol", record.server.scheme)
         writer.field("store", record.store.rawValue)
         writer.endObject()
     }
@@ -48,12 +49,13 @@ enum RecordOutput {
     }
 
     /// Prints records as "server<TAB>account<TAB>store" lines; the server
-    /// carries its port when it is not the scheme's default.
+    /// carries its port when it is not the scheme's default and its scheme
+    /// when it is not https (`ServerName.qualified`), so `get` accepts it back.
     static func printLines(_ records: [CredentialRecord], _ context: CommandContext) {
         var text = ""
         // Appended piece by piece: `a + b + …` would build a temporary string per `+`.
         for record in records {
-            text += InertText.make(record.server.display)
+            text += InertText.make(record.server.qualified)
             text += "\t"
             text += InertText.make(record.account)
             text += "\t"

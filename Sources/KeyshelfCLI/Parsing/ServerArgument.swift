@@ -9,6 +9,13 @@ enum ServerArgument {
         try ServerName(parsing: text)
     }
 
+    /// Parses a SERVER for a lookup: without a scheme it matches every
+    /// protocol (issue 13 rule 1, docs/credentials.md).
+    /// - Throws: `ServerNameError` (exit 2) quoting the input.
+    static func pattern(_ text: String) throws -> ServerPattern {
+        try ServerPattern(parsing: text)
+    }
+
     /// Checks that an ACCOUNT argument is not empty.
     /// - Throws: `UsageError` (exit 2).
     static func account(_ text: String) throws(UsageError) -> String {

@@ -13,7 +13,7 @@ public enum ConsentRequest: Sendable, Equatable {
         switch self {
         case .update: "Update Saved Password?"
         case .delete: "Delete Saved Password?"
-        case .release(let server, _): "Use Saved Password for \(server.display)?"
+        case .release(let server, _): "Use Saved Password for \(server.qualified)?"
         }
     }
 
@@ -21,13 +21,13 @@ public enum ConsentRequest: Sendable, Equatable {
     public var message: String {
         switch self {
         case .update(let server, let account):
-            "Replace the saved password for \(InertText.quoted(account)) on \(server.display)?"
+            "Replace the saved password for \(InertText.quoted(account)) on \(server.qualified)?"
         case .delete(let server, let account):
-            "Remove the saved password for \(InertText.quoted(account)) on \(server.display)? This cannot be undone."
+            "Remove the saved password for \(InertText.quoted(account)) on \(server.qualified)? This cannot be undone."
         case .release(let server, let accounts):
             accounts.count == 1
-                ? "Allow the password for \(InertText.quoted(accounts[0])) on \(server.display) to be used?"
-                : "Choose which saved account on \(server.display) to use (\(accounts.count) accounts)."
+                ? "Allow the password for \(InertText.quoted(accounts[0])) on \(server.qualified) to be used?"
+                : "Choose which saved account on \(server.qualified) to use (\(accounts.count) accounts)."
         }
     }
 

@@ -31,10 +31,10 @@ public final class KeyshelfShelf: Shelf {
         // together: build each server's title once.
         for domain in keyshelf.domains() {
             let server = domain.server.displayHost, port = domain.server.reportedPort
-            let title = ShelfEntry.title(server: server, port: port)
+            let title = domain.server.qualified, shelfDomain = ShelfDomain.server(domain.server)
             // By index: binding each entry would copy all its strings.
             for i in records.count..<(records.count + domain.accountCount) {
-                records.append(ShelfEntry(id: entries[i].id, server: server, port: port, serverWithPort: title,
+                records.append(ShelfEntry(id: entries[i].id, server: server, port: port, serverWithPort: title, domain: shelfDomain,
                                           account: entries[i].account, store: entries[i].store, creationDate: entries[i].creationDate,
                                           modificationDate: entries[i].modificationDate, comment: entries[i].comment,
                                           requiresUserPresence: entries[i].accessControl == .userPresence))
@@ -46,7 +46,7 @@ public final class KeyshelfShelf: Shelf {
     public func auditFindings() throws -> [ShelfFinding] {
         try keyshelf.audit(with: AuditEngine()).findings.map { finding in
             ShelfFinding(id: finding.entry.id,
-                         serverWithPort: ShelfEntry.title(server: finding.entry.server.displayHost, port: finding.entry.server.reportedPort),
+                         serverWithPort: finding.entry.server.qualified,
                          account: finding.entry.account, store: finding.entry.store,
                          problems: finding.problems.map { ($0.rawValue, finding.reasons[$0] ?? "") })
         }
@@ -106,8 +106,7 @@ public final class KeyshelfShelf: Shelf {
         return (try recipe.generate(), recipe.summary)
     }
 
-    public func login(server: String, prompts: UserPrompts) throws -> ShelfEntry? {
-        let name = try ServerName(parsing: server)
+    public func login(server name: ServerName, prompts: UserPrompts) throws -> ShelfEntry? {
         let result = try asking(prompts) { try keyshelf.login(server: name, prompt: PromptBridge(prompts, verify: vault.verifyForPrompt)) }
         _ = try records()
         guard let match = entries.first(where: {
@@ -157,7 +156,7 @@ final class PromptBridge: Consent, UserPresencePrompt, LoginPrompt, @unchecked S
     }
 
     func credential(for server: ServerName, account: String?, suggestion: Secret, failedAttempts: Int) -> PromptedCredential? {
-        prompts?.askCredential(server: server.display, account: account, suggestion: suggestion, failedAttempts: failedAttempts)
+        prompts?.askCredential(server: server.qualified, account: account, suggestion: suggestion, failedAttempts: failedAttempts)
             .map { PromptedCredential(account: $0.account, password: $0.password) }
     }
 }

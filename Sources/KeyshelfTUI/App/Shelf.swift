@@ -45,8 +45,8 @@ public protocol Shelf: AnyObject {
     /// (DESIGN §3, §11), with a line saying which (`PasswordRecipe.summary`).
     /// - Throws: an error whose description says what to fix (a saved rule that cannot be used).
     func generatePassword(for server: String?) throws -> (password: Secret, summary: String)
-    /// The login flow for `server` (DESIGN §4); returns the entry to use, or nil when nothing was chosen.
-    func login(server: String, prompts: UserPrompts) throws -> ShelfEntry?
+    /// The login flow for `server` (DESIGN §4), scheme included; returns the entry to use, or nil when nothing was chosen.
+    func login(server: ServerName, prompts: UserPrompts) throws -> ShelfEntry?
     /// Reads the CSV export at `path` (never modifying it) and plans importing it
     /// into `store` against the saved items; writes nothing (issue 5, docs/import.md).
     /// - Parameter format: nil detects the format from the header line (DESIGN §9).

@@ -124,8 +124,10 @@ extension ShelfApp {
 
     func runLogin() {
         guard let domain = selectedDomain else { return setStatus("Select a domain first.", error: true) }
+        guard let server = domain.id.server else { return setStatus("The login flow is for web domains.", error: true) }
         do {
-            if let record = try shelf.login(server: domain.title, prompts: self) {
+            // The domain's own server, scheme included: its title is never parsed again (an http domain stays http).
+            if let record = try shelf.login(server: server, prompts: self) {
                 reload(select: record.id)
                 pane = .accounts
                 setStatus("Login for \(domain.title): use \(record.account) (c copies the password).")

@@ -1,5 +1,26 @@
 import Foundation
+import KeyshelfCredentials
 import KeyshelfVault
+
+/// What a row of the domain pane stands for, by value (never by its title):
+/// a server with its scheme and port, so `http://x` and `https://x` are two domains.
+public enum ShelfDomain: Hashable, Sendable {
+    case server(ServerName)
+
+    /// The pane's title: the server as `list` prints it (`ServerName.qualified`).
+    public var title: String {
+        switch self {
+        case .server(let server): server.qualified
+        }
+    }
+
+    /// The server, for the login flow and the generator.
+    public var server: ServerName? {
+        switch self {
+        case .server(let server): server
+        }
+    }
+}
 
 /// What the TUI shows of one saved credential; no secret inside.
 ///
@@ -11,8 +32,11 @@ public struct ShelfEntry: Equatable, Sendable, Identifiable {
     public let server: String
     /// The port when it is not the default (443 for https), else nil.
     public let port: Int?
-    /// `server` or `server:port` (IPv6 in brackets), as the domain pane shows it.
+    /// `server` or `server:port` (IPv6 in brackets), with `scheme://` when
+    /// not https, as the domain pane shows it.
     public let serverWithPort: String
+    /// The domain this entry belongs to (its identity; `serverWithPort` is only its title).
+    public let domain: ShelfDomain
     public var account: String
     public var store: Store
     public var creationDate: Date
@@ -24,24 +48,21 @@ public struct ShelfEntry: Equatable, Sendable, Identifiable {
 
     /// - Parameter serverWithPort: the title when the caller already has it
     ///   (shared between the accounts of one server); computed when nil.
-    public init(id: UUID = UUID(), server: String, port: Int? = nil, serverWithPort: String? = nil, account: String, store: Store,
-                creationDate: Date = Date(), modificationDate: Date? = nil, comment: String = "", requiresUserPresence: Bool = false) {
+    ///   - domain: the entry's domain; nil: an https server of `server` and `port`.
+    public init(id: UUID = UUID(), server: String, port: Int? = nil, serverWithPort: String? = nil, domain: ShelfDomain? = nil,
+                account: String, store: Store, creationDate: Date = Date(), modificationDate: Date? = nil, comment: String = "",
+                requiresUserPresence: Bool = false) {
         self.id = id
         self.server = server
         self.port = port
-        self.serverWithPort = serverWithPort ?? ShelfEntry.title(server: server, port: port)
+        let domain = domain ?? .server(ServerName(host: server, port: port ?? 0, scheme: "https"))
+        self.domain = domain
+        self.serverWithPort = serverWithPort ?? domain.title
         self.account = account
         self.store = store
         self.creationDate = creationDate
         self.modificationDate = modificationDate ?? creationDate
         self.comment = comment
         self.requiresUserPresence = requiresUserPresence
-    }
-
-    /// `server` or `server:port`; an IPv6 literal gets brackets.
-    public static func title(server: String, port: Int?) -> String {
-        guard let port else { return server }
-        // An IPv6 literal needs brackets before a port.
-        return server.utf8.contains(UInt8(ascii: ":")) ? "[\(server)]:\(port)" : "\(server):\(port)"
     }
 }

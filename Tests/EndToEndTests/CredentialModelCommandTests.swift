@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+/// Issue 13 through the real binary: servers keep their scheme in `list`,
+/// `get`, `rm` and `--json`; `add` changes every store holding the account
+/// and says which; `get --yes` never picks among several accounts.
+@Suite struct CredentialModelCommandTests {
+    @Test func whatListPrintsGetAccepts() throws {
+        let vault = try TestVault()
+        try vault.add("http://127.0.0.1:8765", "alice", password: "plain", local: true)
+        try vault.add("https://git.example.com", "bob", password: "tls", local: true)
+        try vault.add("http://git.example.com", "bob2", password: "old", local: true)
+        let listed = try vault.run(["list"])
+        #expect(listed.lines == ["http://127.0.0.1:8765\talice\tlocal", "http://git.example.com\tbob2\tlocal", "git.example.com\tbob\tlocal"], "\(listed)")
+        for line in listed.lines {
+            let fields = line.split(separator: "\t").map(String.init)
+            let got = try vault.run(["get", fields[0], fields[1]])
+            #expect(got.status == 0, "\(line): \(got)")
+        }
+        // Without a scheme every protocol matches; with one, only that one.
+        #expect(try vault.run(["get", "127.0.0.1:8765", "alice"]).stdout == "plain\n")
+        #expect(try vault.run(["get", "https://127.0.0.1:8765", "alice"]).status == 3)
+        #expect(try vault.run(["list", "git.example.com"]).lines.count == 2)
+        #expect(try vault.run(["list", "http://git.example.com"]).lines == ["http://git.example.com\tbob2\tlocal"])
+    }
+
+    @Test func jsonCarriesTheProtocolOfEveryItem() throws {
+        let vault = try TestVault()
+        try vault.add("http://127.0.0.1:8765", "alice", password: "pw", local: true)
+        try vault.add("example.com", "bob", password: "pw", local: true)
+        let listed = try vault.run(["list", "--json"]).json() as? [[String: Any]]
+        #expect(listed?.map { $0["protocol"] as? String } == ["http", "https"])
+        #expect(listed?.first?["port"] as? Int == 8765)
+        let got = try vault.run(["get", "127.0.0.1:8765", "--json"]).json() as? [String: Any]
+        #expect(got?["protocol"] as? String == "http")
+    }
+
+    @Test func oneAccountAtTwoProtocolsIsAUsageErrorNamingThem() throws {
+        let vault = try TestVault()
+        try vault.add("http://git.example.com", "alice", password: "plain", local: true)
+        try vault.add("https://git.example.com", "alice", password: "tls", local: true)
+        let got = try vault.run(["get", "git.example.com", "alice"])
+        #expect(got.status == 2, "\(got)")
+        #expect(got.stdout.isEmpty)
+        #expect(got.stderr.contains("http://git.example.com") && got.stderr.contains("several protocols"), "\(got)")
+        #expect(try vault.run(["rm", "git.example.com", "alice", "--yes"]).status == 2)
+        let removed = try vault.run(["rm", "http://git.example.com", "alice", "--yes"])
+        #expect(removed.status == 0, "\(removed)")
+        #expect(try vault.run(["get", "git.example.com", "alice"]).stdout == "tls\n")
+    }
+
+    @Test func aPasswordChangeUpdatesEveryStoreWithOneConsent() throws {
+        let vault = try TestVault()
+        try vault.add("example.com", "alice", password: "old")
+        try vault.add("example.com", "alice", password: "old", local: true)
+        let declined = try vault.run(["add", "example.com", "alice", "--password-stdin"], stdin: "new\n")
+        #expect(declined.status == 4, "\(declined)")
+        let changed = try vault.run(["add", "example.com", "alice", "--password-stdin", "--yes"], stdin: "new\n")
+        #expect(changed.status == 0, "\(changed)")
+        #expect(changed.stderr.contains("updated the password for \"alice\" on example.com in both stores"), "\(changed)")
+        #expect(try vault.run(["get", "example.com", "alice", "--local"]).stdout == "new\n")
+        #expect(try vault.run(["get", "example.com", "alice", "--shared", "--yes"]).stdout == "new\n")
+        let narrowed = try vault.run(["add", "example.com", "alice", "--password-stdin", "--yes", "--shared"], stdin: "newer\n")
+        #expect(narrowed.stderr.contains("in the shared credentials"), "\(narrowed)")
+        #expect(try vault.run(["get", "example.com", "alice", "--local"]).stdout == "new\n")
+    }
+
+    @Test func getWithYesAndSeveralAccountsListsThem() throws {
+        let vault = try TestVault()
+        try vault.add("example.com", "alice", password: "a", local: true)
+        try vault.add("example.com", "bob", password: "b")
+        let got = try vault.run(["get", "example.com", "--yes"])
+        #expect(got.status == 2, "\(got)")
+        #expect(got.stdout.isEmpty)
+        #expect(got.stderr.contains("\"alice\", \"bob\""), "\(got)")
+        #expect(try vault.run(["get", "example.com", "bob", "--yes"]).stdout == "b\n")
+    }
+}
