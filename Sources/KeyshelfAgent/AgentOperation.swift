@@ -105,15 +105,17 @@ extension FrameWriter {
         }
     }
 
-    /// `u8` kind (1 update, 2 delete, 3 release), server, `u32` account count, accounts.
+    /// `u8` kind (1 update, 2 delete, 3 release, 4 update and 5 delete of a
+    /// generic password), the server (`str` service for 4 and 5), `u32` account count, accounts.
     mutating func consentRequest(_ request: ConsentRequest) {
-        let (kind, server, accounts): (UInt8, ServerName, [String]) = switch request {
-        case let .update(server, account): (1, server, [account])
-        case let .delete(server, account): (2, server, [account])
-        case let .release(server, accounts): (3, server, accounts)
+        let accounts: [String]
+        switch request {
+        case let .update(server, account): integer(UInt8(1)); self.server(server); accounts = [account]
+        case let .delete(server, account): integer(UInt8(2)); self.server(server); accounts = [account]
+        case let .release(server, names): integer(UInt8(3)); self.server(server); accounts = names
+        case let .updateService(service, account): integer(UInt8(4)); string(service); accounts = [account]
+        case let .deleteService(service, account): integer(UInt8(5)); string(service); accounts = [account]
         }
-        integer(kind)
-        self.server(server)
         integer(UInt32(accounts.count))
         for account in accounts { string(account) }
     }
@@ -249,15 +251,18 @@ extension FrameReader {
 
     mutating func consentRequest() throws -> ConsentRequest {
         let kind = try integer(UInt8.self)
-        let server = try self.server()
+        let service = kind >= 4 ? try string() : nil
+        let server = kind >= 4 ? nil : try self.server()
         let count = Int(try integer(UInt32.self))
         guard count >= 1, count <= buffer.byteCount else { throw AgentProtocol.MalformedFrame(reason: "a bad account count") }
         var accounts: [String] = []
         for _ in 0..<count { accounts.append(try string()) }
-        switch kind {
-        case 1 where count == 1: return .update(server: server, account: accounts[0])
-        case 2 where count == 1: return .delete(server: server, account: accounts[0])
-        case 3: return .release(server: server, accounts: accounts)
+        switch (kind, server, service) {
+        case (1, let server?, _) where count == 1: return .update(server: server, account: accounts[0])
+        case (2, let server?, _) where count == 1: return .delete(server: server, account: accounts[0])
+        case (3, let server?, _): return .release(server: server, accounts: accounts)
+        case (4, _, let service?) where count == 1: return .updateService(service: service, account: accounts[0])
+        case (5, _, let service?) where count == 1: return .deleteService(service: service, account: accounts[0])
         default: throw AgentProtocol.MalformedFrame(reason: "an unknown consent request")
         }
     }

@@ -76,3 +76,41 @@ import Testing
         #expect(try vault.run(["get", "example.com", "bob", "--yes"]).stdout == "b\n")
     }
 }
+
+/// Issue 13 rules 4–5 through the real binary: generic passwords and metadata.
+@Suite struct GenericPasswordCommandTests {
+    @Test func addGetListAndRmAGenericPassword() throws {
+        let vault = try TestVault()
+        let added = try vault.run(["add", "--service", "api.example", "ci-bot", "--password-stdin"], stdin: "tok-123\n")
+        #expect(added.status == 0, "\(added)")
+        #expect(added.stderr.contains("of service \"api.example\" in the local store"), "\(added)")
+        let synced = try vault.run(["add", "--service", "wifi", "home", "--password-stdin", "--synchronizable"], stdin: "psk\n")
+        #expect(synced.stderr.contains("in the shared credentials"), "\(synced)")
+        try vault.add("example.com", "alice", password: "pw")
+        #expect(try vault.run(["get", "--service", "api.example"]).stdout == "tok-123\n")
+        #expect(try vault.run(["get", "--service", "wifi", "home"]).stdout == "psk\n", "no release consent for a generic password")
+        #expect(try vault.run(["list"]).lines == ["example.com\talice\tshared", "service:api.example\tci-bot\tlocal", "service:wifi\thome\tshared"])
+        let json = try vault.run(["list", "--json"]).json() as? [[String: Any]]
+        #expect(json?.compactMap { $0["service"] as? String } == ["api.example", "wifi"])
+        // Never released as a shared web credential.
+        #expect(try vault.run(["get", "wifi", "--yes"]).status == 3)
+        #expect(try vault.run(["rm", "--service", "api.example", "ci-bot"]).status == 4)
+        let removed = try vault.run(["rm", "--service", "api.example", "ci-bot", "--yes"])
+        #expect(removed.status == 0, "\(removed)")
+        #expect(try vault.run(["get", "--service", "api.example"]).status == 3)
+        #expect(try vault.run(["add", "--service", "x", "--password-stdin"], stdin: "p\n").status == 2)
+        #expect(try vault.run(["get", "--service", "x", "example.com", "alice"]).status == 2)
+    }
+
+    @Test func labelAndMultiLineNotesFromTheCommandLine() throws {
+        let vault = try TestVault()
+        let added = try vault.run(["add", "--service", "api", "ci", "--password-stdin", "--notes-stdin", "--label", "CI token"],
+                                  stdin: "tok\nfirst line\nsecond line\n")
+        #expect(added.status == 0, "\(added)")
+        let got = try vault.run(["get", "--service", "api", "--json"]).json() as? [String: Any]
+        #expect(got?["password"] as? String == "tok")
+        #expect(got?["label"] as? String == "CI token")
+        #expect(got?["notes"] as? String == "first line\nsecond line")
+        #expect((got?["created"] as? String)?.hasSuffix("Z") == true)
+    }
+}

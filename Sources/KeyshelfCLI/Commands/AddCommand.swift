@@ -10,12 +10,16 @@ struct AddCommand: Command {
     static let spec = CommandSpec(
         name: "add", summary: "save a password (new: shared credentials unless --local; changed: every store holding it)",
         positionals: [
-            .init(name: "SERVER", help: "host name, host:port or URL"),
-            .init(name: "ACCOUNT", help: "the user name"),
+            .init(name: "SERVER", help: "host name, host:port or URL (with --service: the ACCOUNT)"),
+            .init(name: "ACCOUNT", optional: true, help: "the user name"),
         ],
         options: [
             .flag("--generate", "-g", help: "generate the password (honouring the domain's saved passwordrules) and print it"),
             .flag("--password-stdin", help: "read the password from the first line of standard input"),
+            ServerArgument.serviceOption,
+            .flag("--synchronizable", help: "with --service: keep a new item in the synced shared file, not the local store"),
+            .value("--label", valueName: "L", help: "a display name for the item"),
+            .flag("--notes-stdin", help: "read the notes (several lines) from standard input, after the password line"),
         ],
         shared: [.scope, .yes, .vault, .passwordFD],
         discussion: """
@@ -25,40 +29,57 @@ struct AddCommand: Command {
             Without a scheme, SERVER is the protocol the account is saved for, else https.
             """)
 
-    var server: String
-    var account: String
+    var target: ServerArgument.Target
+    var label: String?
+    var notesFromStdin: Bool
+    var synchronizable: Bool
     var generate: Bool
     var passwordFromStdin: Bool
     var options: SharedOptions
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        server = arguments.positionals[0]
-        account = arguments.positionals[1]
+        target = try ServerArgument.target(arguments, accountRequired: true)
+        label = arguments.value("--label")
+        notesFromStdin = arguments.has("--notes-stdin")
+        synchronizable = arguments.has("--synchronizable")
         generate = arguments.has("--generate")
         passwordFromStdin = arguments.has("--password-stdin")
         options = try SharedOptions(arguments)
         if generate && passwordFromStdin {
             throw UsageError("--generate and --password-stdin exclude each other")
         }
+        if synchronizable, case .server = target { throw UsageError("--synchronizable goes with --service (a web login's store is --local or --shared)") }
+        if notesFromStdin && !passwordFromStdin && !generate {
+            throw UsageError("--notes-stdin needs --password-stdin or --generate (standard input holds the notes)")
+        }
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
+        if case .service(let service, let account) = target {
+            return try runService(service, account: try ServerArgument.account(account ?? ""), context)
+        }
+        guard case .server(let server, let given?) = target else { throw UsageError("missing ACCOUNT") }
         let pattern = try ServerArgument.pattern(server)
-        let account = try ServerArgument.account(account)
+        let account = try ServerArgument.account(given)
         // The master password comes first: with --password-fd 0 it is the
         // first line of standard input and the item password the second.
         let opener = try VaultAccess.prepare(options, context, readsMoreInput: true)
         let newItems: Store = options.scope == .local ? .local : .shared
         let password: Secret
         let report: PasswordChangeReport
-        if generate {
-            // The domain's saved passwordrules are in the vault: open it (with the
-            // agent's keys when it is unlocked) and run the facade here.
+        if generate || label != nil || notesFromStdin {
+            // The domain's saved passwordrules are in the vault, and the agent's
+            // change carries no metadata: open the vault (with the agent's keys
+            // when it is unlocked) and run the facade here.
             let session = try opener.open()
             defer { session.lock() }
             let shelf = try VaultAccess.shelf(session, yes: options.yes, context)
-            password = try shelf.generatePassword(for: try shelf.server(matching: pattern, account: account, in: options.scope) ?? pattern.newServer)
-            report = try shelf.changePassword(password, server: pattern, account: account, in: options.scope, newItems: newItems)
+            password = generate
+                ? try shelf.generatePassword(for: try shelf.server(matching: pattern, account: account, in: options.scope) ?? pattern.newServer)
+                : try itemPassword(context)
+            let notes = notesFromStdin ? try Self.readNotes() : nil
+            report = try shelf.changePassword(password, server: pattern, account: account, in: options.scope, newItems: newItems,
+                                              label: label, comment: notes)
         } else {
             password = try itemPassword(context)
             report = try opener.answer(
@@ -92,7 +113,7 @@ struct AddCommand: Command {
     }
 
     /// The new item password: the first line of standard input, or typed twice on the terminal.
-    private func itemPassword(_ context: CommandContext) throws -> Secret {
+    func itemPassword(_ context: CommandContext) throws -> Secret {
         if passwordFromStdin {
             guard let password = try LineReader.readLine(fd: 0, source: "standard input") else {
                 throw CLIError(.usage, "--password-stdin: standard input is empty or closed; nothing was saved")
@@ -104,6 +125,9 @@ struct AddCommand: Command {
         }
         guard context.terminal() != nil else {
             throw CLIError(.usage, "no password given and no terminal to ask: use --generate or --password-stdin")
+        }
+        let account: String = switch target {
+        case .server(_, let account), .service(_, let account): account ?? ""
         }
         return try PasswordInput.read(from: .terminal, terminal: context.terminal, prompt: "Password for \(InertText.make(account)): ",
                                       confirmPrompt: "Repeat the password: ", allowEmpty: false)

@@ -12,10 +12,10 @@ struct GetCommand: Command {
     static let spec = CommandSpec(
         name: "get", summary: "print a saved password (local store first, then shared credentials)",
         positionals: [
-            .init(name: "SERVER", help: "host name, host:port or URL; without a scheme every protocol matches"),
+            .init(name: "SERVER", optional: true, help: "host name, host:port or URL; without a scheme every protocol matches (with --service: the ACCOUNT)"),
             .init(name: "ACCOUNT", optional: true, help: "the user name; needed when the server has several"),
         ],
-        options: [.flag("--clip", "-c", help: "copy the password to the clipboard instead of printing it; cleared after 45 s ($KEYSHELF_CLIPBOARD_CLEAR)")],
+        options: [ServerArgument.serviceOption, .flag("--clip", "-c", help: "copy the password to the clipboard instead of printing it; cleared after 45 s ($KEYSHELF_CLIPBOARD_CLEAR)")],
         shared: [.scope, .json, .yes, .vault, .passwordFD],
         discussion: """
             A shared credential is released only with consent (Use Saved Password for DOMAIN?);
@@ -25,20 +25,20 @@ struct GetCommand: Command {
             where it still holds the password, never a value copied after it.
             """)
 
-    var server: String
-    var account: String?
+    var target: ServerArgument.Target
     var options: SharedOptions
     var clip: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        server = arguments.positionals[0]
-        account = arguments.positionals.count > 1 ? arguments.positionals[1] : nil
+        target = try ServerArgument.target(arguments, accountRequired: false)
         options = try SharedOptions(arguments)
         clip = arguments.has("--clip")
         if clip && options.json { throw UsageError("--clip and --json exclude each other") }
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
+        if case .service(let service, let account) = target { return try runService(service, account: account, context) }
+        guard case .server(let server, let account) = target else { return .usage }
         let serverName = try ServerArgument.pattern(server)
         if let account { _ = try ServerArgument.account(account) }
         let record = try VaultAccess.prepare(options, context).answer(
@@ -59,14 +59,19 @@ struct GetCommand: Command {
 
     /// `--clip`: copies and leaves the detached clearer behind; the note says where the password went.
     /// - Throws: `CLIError` (exit 1) when no clipboard took it.
-    private func copy(_ password: Secret, of record: CredentialRecord, _ context: CommandContext) throws(CLIError) {
+    func copy(_ password: Secret, of record: CredentialRecord, _ context: CommandContext) throws(CLIError) {
+        try copy(password, what: "the password of \(InertText.quoted(record.account)) on \(record.server.qualified)", context)
+    }
+
+    /// `--clip` for `what` (named in the note).
+    func copy(_ password: Secret, what: String, _ context: CommandContext) throws(CLIError) {
         let terminal = context.terminal()
         let clipboard = Clipboard(
             clearAfter: Clipboard.clearSeconds(environment: context.environment), environment: context.environment,
             clearerExecutable: OwnExecutable.path,
             writeTerminal: terminal.map { terminal in { bytes in bytes.withUnsafeBytes { _ = write(terminal.fd, $0.baseAddress, $0.count) } } })
         let report = clipboard.copy(password, now: Date())
-        let message = report.message("the password of \(InertText.quoted(record.account)) on \(record.server.qualified)")
+        let message = report.message(what)
         guard report.copied || report.sentToTerminal else { throw CLIError(.failure, message) }
         context.note(message)
     }

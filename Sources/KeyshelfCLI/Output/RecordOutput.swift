@@ -1,3 +1,4 @@
+import Foundation
 import KeyshelfCredentials
 import KeyshelfCrypto
 import KeyshelfVault
@@ -46,6 +47,51 @@ enum RecordOutput {
         for record in records { try writeJSON(record, to: &writer) }
         writer.endArray()
         context.standardOutput.write(String(decoding: writer.bytes, as: UTF8.self) + "\n")
+    }
+
+    /// A generic password as a JSON object: `service`, `account`, `password`
+    /// (when given), `store`, `label`, `notes`, `created`, `modified` (ISO 8601).
+    /// - Throws: as `writeJSON` for a password that is not UTF-8 text.
+    static func writeJSON(_ entry: GenericEntry, password: Secret?, to writer: inout JSONWriter) throws(CLIError) {
+        writer.beginObject()
+        writer.field("service", entry.service)
+        writer.field("account", entry.account)
+        if let password {
+            do {
+                try writer.field("password", secret: password)
+            } catch {
+                throw CLIError(.failure, "the password for \(InertText.quoted(entry.account)) of service \(InertText.quoted(entry.service)) is not UTF-8 text and cannot be printed as JSON")
+            }
+        }
+        writer.field("store", entry.store.rawValue)
+        writer.field("label", entry.label)
+        writer.field("notes", entry.comment)
+        writer.field("created", timestamp(entry.creationDate))
+        writer.field("modified", timestamp(entry.modificationDate))
+        writer.endObject()
+    }
+
+    /// Prints one generic password as a JSON object followed by a newline.
+    static func printJSON(_ entry: GenericEntry, password: Secret, _ context: CommandContext) throws(CLIError) {
+        var writer = JSONWriter()
+        try writeJSON(entry, password: password, to: &writer)
+        var bytes = writer.bytes + [0x0A]
+        context.standardOutput.writeAndWipe(&bytes)
+    }
+
+    /// A date as ISO 8601 in UTC, seconds precision (`2026-12-02T06:14:00Z`).
+    static func timestamp(_ date: Date) -> String {
+        date.formatted(.iso8601)
+    }
+
+    /// Prints generic passwords as "service:NAME<TAB>account<TAB>store" lines,
+    /// after the web logins (`list`'s own group; `get --service NAME ACCOUNT` reads one).
+    static func printLines(_ entries: [GenericEntry], _ context: CommandContext) {
+        var text = ""
+        for entry in entries {
+            text += "service:" + InertText.make(entry.service) + "\t" + InertText.make(entry.account) + "\t" + entry.store.rawValue + "\n"
+        }
+        context.standardOutput.write(text)
     }
 
     /// Prints records as "server<TAB>account<TAB>store" lines; the server

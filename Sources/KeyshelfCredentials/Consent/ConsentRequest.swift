@@ -7,12 +7,16 @@ public enum ConsentRequest: Sendable, Equatable {
     case delete(server: ServerName, account: String)
     /// Release a shared password for `server`; the user picks one of `accounts` or declines.
     case release(server: ServerName, accounts: [String])
+    /// Overwrite the saved generic password of `account` for `service` (issue 13 rule 4).
+    case updateService(service: String, account: String)
+    /// Delete the saved generic password of `account` for `service`.
+    case deleteService(service: String, account: String)
 
     /// "Update Saved Password?", "Delete Saved Password?" or "Use Saved Password for DOMAIN?".
     public var title: String {
         switch self {
-        case .update: "Update Saved Password?"
-        case .delete: "Delete Saved Password?"
+        case .update, .updateService: "Update Saved Password?"
+        case .delete, .deleteService: "Delete Saved Password?"
         case .release(let server, _): "Use Saved Password for \(server.qualified)?"
         }
     }
@@ -28,6 +32,10 @@ public enum ConsentRequest: Sendable, Equatable {
             accounts.count == 1
                 ? "Allow the password for \(InertText.quoted(accounts[0])) on \(server.qualified) to be used?"
                 : "Choose which saved account on \(server.qualified) to use (\(accounts.count) accounts)."
+        case .updateService(let service, let account):
+            "Replace the saved password for \(InertText.quoted(account)) of service \(InertText.quoted(service))?"
+        case .deleteService(let service, let account):
+            "Remove the saved password for \(InertText.quoted(account)) of service \(InertText.quoted(service))? This cannot be undone."
         }
     }
 
@@ -37,8 +45,8 @@ public enum ConsentRequest: Sendable, Equatable {
     /// Titles and messages quote accounts the same way.
     public var buttons: [String] {
         switch self {
-        case .update: ["Not Now", "Update"]
-        case .delete: ["Cancel", "Delete"]
+        case .update, .updateService: ["Not Now", "Update"]
+        case .delete, .deleteService: ["Cancel", "Delete"]
         case .release(_, let accounts): ["Not Now"] + accounts.map(Self.inert)
         }
     }

@@ -36,7 +36,8 @@ extension Keyshelf {
     ///
     /// A scheme-less `server` names the server the account is saved at
     /// (`server(matching:account:in:)`), else `pattern.newServer` (https).
-    /// - Parameter comment: notes for the item; nil leaves them as they are.
+    /// - Parameters:
+    ///   - label, comment: a label and notes for every item written; nil leaves them as they are.
     /// - Returns: the outcome per store written.
     /// - Throws: `errSecUserCanceled` (declined: nothing changed), `errSecParam`
     ///   (empty account, a password that is not text, a SERVER saved for
@@ -44,14 +45,14 @@ extension Keyshelf {
     @discardableResult
     public func changePassword(
         _ password: Secret, server pattern: ServerPattern, account: String, in filter: StoreFilter = .both,
-        newItems: Store = .shared, comment: String? = nil
+        newItems: Store = .shared, label: String? = nil, comment: String? = nil
     ) throws -> PasswordChangeReport {
         guard !account.isEmpty else { throw KeychainError.param("the account is empty") }
         let server = try self.server(matching: pattern, account: account, in: filter) ?? pattern.newServer
         try PasswordText.validate(password, for: "the password for \(InertText.quoted(account)) on \(server.qualified)")
         let fallback = filter == .both ? newItems : filter.stores[0]
         let query = ItemQuery.internet(server, account: account)
-        if !filter.stores.contains(where: { snapshot[$0].firstIndex(inPlace: query.matches) != nil }) {
+        if label == nil, !filter.stores.contains(where: { snapshot[$0].firstIndex(inPlace: query.matches) != nil }) {
             // New everywhere: the append path writes one item (`add`).
             var report = PasswordChangeReport(server: server)
             report[fallback] = try add(server: server, account: account, password: password, to: fallback, comment: comment)
@@ -82,6 +83,10 @@ extension Keyshelf {
                         try Self.upsertLocal(&local, server: server, account: account, password: password, comment: comment,
                                              accessible: .whenUnlocked, accessControl: .none, consent: approved, now: now)
                     }
+                }
+                if let label, items[store].firstIndex(inPlace: query.matches).map({ items[store][$0].label != label }) ?? false {
+                    try Self.editing(store, of: &items) { _ = try $0.update(query, with: ItemChanges(label: label), now: now) }
+                    if report[store] == .unchanged { report[store] = .updated }
                 }
             }
             return report
