@@ -114,3 +114,39 @@ import Testing
         #expect((got?["created"] as? String)?.hasSuffix("Z") == true)
     }
 }
+
+/// Issue 13 rule 5: `keyshelf edit` and `get --json`'s metadata.
+@Suite struct EditCommandTests {
+    @Test func labelNotesAccountServerAndStoreChange() throws {
+        let vault = try TestVault()
+        try vault.add("example.com", "alice", password: "pw")
+        let noted = try vault.run(["edit", "example.com", "alice", "--label", "Work", "--notes-stdin"], stdin: "line one\nline two\n")
+        #expect(noted.status == 0, "\(noted)")
+        let got = try vault.run(["get", "example.com", "alice", "--json", "--yes"]).json() as? [String: Any]
+        #expect(got?["label"] as? String == "Work")
+        #expect(got?["notes"] as? String == "line one\nline two")
+        #expect(got?["protocol"] as? String == "https")
+        #expect(got?["created"] is String && got?["modified"] is String)
+        #expect(try vault.run(["edit", "example.com", "alice", "--account", "bob"]).status == 0)
+        #expect(try vault.run(["edit", "example.com", "bob", "--server", "http://example.com:8080"]).status == 0)
+        #expect(try vault.run(["list"]).lines == ["http://example.com:8080\tbob\tshared"])
+        let moved = try vault.run(["edit", "example.com:8080", "bob", "--move-to", "local"])
+        #expect(moved.status == 0, "\(moved)")
+        #expect(try vault.run(["list"]).lines == ["http://example.com:8080\tbob\tlocal"])
+        #expect(try vault.run(["get", "http://example.com:8080", "bob"]).stdout == "pw\n")
+        let json = try vault.run(["get", "example.com:8080", "--json"]).json() as? [String: Any]
+        #expect(json?["notes"] as? String == "line one\nline two", "a move keeps the metadata")
+    }
+
+    @Test func overwritingAnItemNeedsConsentAndTheEditorNeedsATerminal() throws {
+        let vault = try TestVault()
+        try vault.add("example.com", "alice", password: "local", local: true)
+        try vault.add("example.com", "bob", password: "other", local: true)
+        #expect(try vault.run(["edit", "example.com", "bob", "--account", "alice"]).status == 4)
+        let replaced = try vault.run(["edit", "example.com", "bob", "--account", "alice", "--yes"])
+        #expect(replaced.status == 0, "\(replaced)")
+        #expect(try vault.run(["get", "example.com", "alice"]).stdout == "other\n")
+        #expect(try vault.run(["edit", "example.com", "alice", "--edit-notes"]).status == 2)
+        #expect(try vault.run(["edit", "example.com", "alice"]).status == 2, "nothing to change")
+    }
+}

@@ -41,9 +41,18 @@ struct GetCommand: Command {
         guard case .server(let server, let account) = target else { return .usage }
         let serverName = try ServerArgument.pattern(server)
         if let account { _ = try ServerArgument.account(account) }
-        let record = try VaultAccess.prepare(options, context).answer(
-            .get(server: serverName, account: account, filter: options.scope), yes: options.yes, value: \.record
-        ) { try $0.get(server: serverName, account: account, in: options.scope) }
+        let opener = try VaultAccess.prepare(options, context)
+        let record: CredentialRecord
+        if options.json {
+            // The agent's records carry no label, notes or dates: open the vault (with its keys when unlocked).
+            let session = try opener.open()
+            defer { session.lock() }
+            record = try VaultAccess.shelf(session, yes: options.yes, context).get(server: serverName, account: account, in: options.scope)
+        } else {
+            record = try opener.answer(.get(server: serverName, account: account, filter: options.scope), yes: options.yes, value: \.record) {
+                try $0.get(server: serverName, account: account, in: options.scope)
+            }
+        }
         guard let password = record.password else {
             throw CLIError(.failure, "the password for \(InertText.quoted(record.account)) on \(record.server.qualified) could not be read")
         }

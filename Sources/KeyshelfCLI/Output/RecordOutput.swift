@@ -28,6 +28,12 @@ enum RecordOutput {
         if let port = record.port { writer.field("port", port) }
         writer.field("protocol", record.server.scheme)
         writer.field("store", record.store.rawValue)
+        if let metadata = record.metadata {
+            writer.field("label", metadata.label)
+            writer.field("notes", metadata.notes)
+            writer.field("created", timestamp(metadata.created))
+            writer.field("modified", timestamp(metadata.modified))
+        }
         writer.endObject()
     }
 

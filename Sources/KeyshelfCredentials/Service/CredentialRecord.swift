@@ -34,6 +34,9 @@ public struct CredentialRecord: Sendable, Equatable, Encodable {
     /// them; not part of `--json`); empty in listings.
     public var oauth = OAuthAttributes()
     public var store: Store
+    /// Label, notes and dates of the item (`get --json`, issue 13 rule 5); nil
+    /// where not read (listings, the agent's records).
+    public var metadata: ItemMetadata?
     /// The port as the Shared Web Credentials calls report it: nil when 443.
     public var port: Int? { server.reportedPort }
 
@@ -48,6 +51,7 @@ public struct CredentialRecord: Sendable, Equatable, Encodable {
     init(local item: Item, server: ServerName) {
         self.init(server: server, account: item.account, password: item.password, store: .local)
         oauth = OAuthAttributes(of: item)
+        metadata = ItemMetadata(item)
     }
 
     /// A released shared credential as a record of the shared store.
@@ -72,6 +76,23 @@ public struct CredentialRecord: Sendable, Equatable, Encodable {
         }
         try c.encodeIfPresent(port, forKey: .port)
         try c.encode(store.rawValue, forKey: .store)
+    }
+}
+
+/// What an item says about itself besides its key and secret.
+public struct ItemMetadata: Sendable, Equatable {
+    /// `kSecAttrLabel`.
+    public var label: String
+    /// `kSecAttrComment`: the notes, possibly several lines.
+    public var notes: String
+    public var created: Date
+    public var modified: Date
+
+    init(_ item: Item) {
+        label = item.label
+        notes = item.comment
+        created = item.creationDate
+        modified = item.modificationDate
     }
 }
 

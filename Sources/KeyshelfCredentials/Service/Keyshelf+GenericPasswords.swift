@@ -158,3 +158,18 @@ extension Keyshelf {
         }
     }
 }
+
+extension Keyshelf {
+    /// The password of a generic `entry`, for the TUI's reveal and copy (as
+    /// `reveal(_:for:)`: no release consent; `userPresence` re-asks the master password).
+    /// - Throws: `errSecItemNotFound` when it is gone; `errSecUserCanceled` / `errSecAuthFailed`.
+    public func reveal(_ entry: GenericEntry, for purpose: RevealPurpose = .show) throws -> Secret {
+        let store = LocalStore(items: snapshot[entry.store])
+        let what = "the password for \(InertText.quoted(entry.account)) of service \(InertText.quoted(entry.service))"
+        let found = try withUserPresence(reason: "\(purpose.rawValue) \(what)") { check in
+            try store.copyMatching(.item(entry.id), limit: .one, returnData: true, userPresence: check)
+        }
+        guard let password = found.first?.password else { throw KeychainError.notFound("\(what) is gone") }
+        return password
+    }
+}

@@ -23,7 +23,10 @@ extension Keyshelf {
         }
         if filter.contains(.shared),
            let first = try SharedWebCredentials(items: snapshot.shared).request(server: server, account: chosen, consent: consent).first {
-            return CredentialRecord(first)
+            var record = CredentialRecord(first)
+            record.metadata = snapshot.shared.firstIndex(inPlace: ItemQuery.internet(server, account: chosen).matches)
+                .map { ItemMetadata(snapshot.shared[$0]) }
+            return record
         }
         throw KeychainError.notFound("no saved password for \(InertText.quoted(chosen)) on \(server.qualified)")
     }

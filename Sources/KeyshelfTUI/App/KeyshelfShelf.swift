@@ -12,6 +12,8 @@ public final class KeyshelfShelf: Shelf {
     private let vault: PromptCheckedVault
     private let onLock: () -> Void
     private var entries: [CredentialEntry] = []
+    /// The generic passwords shown after the servers (issue 13 rule 4).
+    private var generics: [GenericEntry] = []
 
     /// - Parameters:
     ///   - vault: where the items live (an unlocked `VaultSession`, or a `MemoryVault`).
@@ -39,6 +41,12 @@ public final class KeyshelfShelf: Shelf {
                                           modificationDate: entries[i].modificationDate, comment: entries[i].comment,
                                           requiresUserPresence: entries[i].accessControl == .userPresence))
             }
+        }
+        generics = keyshelf.genericEntries()
+        for entry in generics {
+            records.append(ShelfEntry(id: entry.id, server: entry.service, domain: .service(entry.service), account: entry.account,
+                                      store: entry.store, creationDate: entry.creationDate, modificationDate: entry.modificationDate,
+                                      comment: entry.comment, requiresUserPresence: entry.accessControl == .userPresence))
         }
         return records
     }
@@ -77,6 +85,9 @@ public final class KeyshelfShelf: Shelf {
     }
 
     public func password(of record: ShelfEntry, for purpose: RevealPurpose, prompts: UserPrompts) throws -> Secret {
+        if let generic = generics.first(where: { $0.id == record.id }) {
+            return try asking(prompts) { try keyshelf.reveal(generic, for: purpose) }
+        }
         let entry = try entry(record)
         return try asking(prompts) { try keyshelf.reveal(entry, for: purpose) }
     }
@@ -89,6 +100,14 @@ public final class KeyshelfShelf: Shelf {
     }
 
     public func update(_ record: ShelfEntry, account: String, password: Secret?, comment: String, prompts: UserPrompts) throws {
+        if let generic = generics.first(where: { $0.id == record.id }) {
+            guard account == generic.account else { throw KeychainError(.param, "a generic password's account cannot be renamed here") }
+            return try asking(prompts) {
+                let password = try password ?? keyshelf.reveal(generic, for: .show)
+                _ = try keyshelf.addGeneric(service: generic.service, account: account, password: password,
+                                            comment: comment == generic.comment ? nil : comment)
+            }
+        }
         let entry = try entry(record)
         try asking(prompts) {
             try keyshelf.update(entry, CredentialChanges(account: account == entry.account ? nil : account, password: password,
@@ -97,6 +116,9 @@ public final class KeyshelfShelf: Shelf {
     }
 
     public func delete(_ record: ShelfEntry, prompts: UserPrompts) throws {
+        if let generic = generics.first(where: { $0.id == record.id }) {
+            return try asking(prompts) { _ = try keyshelf.deleteGeneric(service: generic.service, account: generic.account) }
+        }
         let entry = try entry(record)
         try asking(prompts) { try keyshelf.delete(entry) }
     }

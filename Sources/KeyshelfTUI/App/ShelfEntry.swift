@@ -6,18 +6,22 @@ import KeyshelfVault
 /// a server with its scheme and port, so `http://x` and `https://x` are two domains.
 public enum ShelfDomain: Hashable, Sendable {
     case server(ServerName)
+    /// The generic passwords of one service (issue 13 rule 4), listed after the servers.
+    case service(String)
 
-    /// The pane's title: the server as `list` prints it (`ServerName.qualified`).
+    /// The pane's title: the server as `list` prints it (`ServerName.qualified`), or `service:NAME`.
     public var title: String {
         switch self {
         case .server(let server): server.qualified
+        case .service(let name): "service:\(name)"
         }
     }
 
-    /// The server, for the login flow and the generator.
+    /// The server, for the login flow and the generator; nil for a service.
     public var server: ServerName? {
         switch self {
         case .server(let server): server
+        case .service: nil
         }
     }
 }
