@@ -1,4 +1,6 @@
 import Foundation
+import KeyshelfCredentials
+import KeyshelfCrypto
 import KeyshelfVault
 import Testing
 
@@ -25,6 +27,23 @@ import Testing
         try tmux.send("L")
         let tls = try tmux.waitFor("Login for git.example.com")
         #expect(tls.contains("use tls-user"), "\(tls)")
+        try tmux.send("q")
+        _ = try tmux.waitFor("EXITED 0")
+    }
+
+    @Test func genericPasswordsAreBrowsedBesideTheDomains() throws {
+        let tmux = try TmuxSession(samples: [("example.com", "alice", .shared, "")])
+        let session = try VaultDirectory(url: tmux.folder.appendingPathComponent("vault")).unlock(password: Secret(utf8: "e2e-master"))
+        try Keyshelf(vault: session).addGeneric(service: "api.example", account: "ci-bot", password: Secret(utf8: "tok-123"), comment: "CI token")
+        session.lock()
+        try tmux.start(columns: 110, rows: 30)
+        let browser = try tmux.waitFor("Accounts of example.com")
+        #expect(browser.contains("│ service:api.example"), "\(browser)")
+        try tmux.send("j")
+        let service = try tmux.waitFor("Accounts of service:api.example")
+        #expect(service.contains("ci-bot") && service.contains("CI token"), "\(service)")
+        try tmux.send("Tab", "r")
+        _ = try tmux.waitFor("tok-123")
         try tmux.send("q")
         _ = try tmux.waitFor("EXITED 0")
     }
