@@ -40,10 +40,27 @@ import Testing
         let browser = try tmux.waitFor("Accounts of example.com")
         #expect(browser.contains("│ service:api.example"), "\(browser)")
         try tmux.send("j")
-        let service = try tmux.waitFor("Accounts of service:api.example")
-        #expect(service.contains("ci-bot") && service.contains("CI token"), "\(service)")
+        // Polled until the whole frame is there (a capture may catch it half drawn).
+        let service = try tmux.waitFor { $0.contains("Accounts of service:api.example") && $0.contains("CI token") }
+        #expect(service.contains("ci-bot"), "\(service)")
         try tmux.send("Tab", "r")
         _ = try tmux.waitFor("tok-123")
+        try tmux.send("q")
+        _ = try tmux.waitFor("EXITED 0")
+    }
+
+    @Test func anOutsideChangeAppearsWithoutAKeyAndKeepsTheSelection() throws {
+        let tmux = try TmuxSession(samples: [("example.com", "alice", .shared, ""), ("zeta.example", "zed", .shared, "")])
+        try tmux.start(columns: 110, rows: 30)
+        _ = try tmux.waitFor("Accounts of example.com")
+        try tmux.send("j")
+        _ = try tmux.waitFor("Accounts of zeta.example")
+        // Another writer (as a CLI `add` would): a domain that sorts first.
+        let session = try VaultDirectory(url: tmux.folder.appendingPathComponent("vault")).unlock(password: Secret(utf8: "e2e-master"))
+        try Keyshelf(vault: session).add(server: try ServerName(parsing: "aaa.example"), account: "newcomer", password: Secret(utf8: "pw"), to: .local)
+        session.lock()
+        let screen = try tmux.waitFor { $0.contains("│ aaa.example") && $0.contains("3/3 domains") }
+        #expect(screen.contains("Accounts of zeta.example"), "the selection stays on its domain: \(screen)")
         try tmux.send("q")
         _ = try tmux.waitFor("EXITED 0")
     }

@@ -91,6 +91,13 @@ final class FakeShelf: Shelf {
         throw TestError(message: "FakeShelf does not import")
     }
 
+    /// Set by a test to stand for another process writing the vault; read once.
+    var outsideChange = false
+    func refreshIfChanged() throws -> Bool {
+        defer { outsideChange = false }
+        return outsideChange
+    }
+
     func lock() { locked = true }
 }
 

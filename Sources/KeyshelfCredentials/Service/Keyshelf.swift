@@ -60,10 +60,14 @@ public final class Keyshelf {
     /// Like `reload()`, but keeps the snapshot and its listing and search
     /// index when the vault's items did not change (for a long-lived facade:
     /// the agent's, which answers many commands from one snapshot).
-    public func refresh() throws {
+    /// - Returns: whether the items changed (another process wrote the vault: a CLI
+    ///   `add`, the agent, a sync), so a long-lived view redraws (issue 13 rule 7).
+    @discardableResult
+    public func refresh() throws -> Bool {
         let items = try vault.loadItems()
-        guard vault.revision != snapshotRevision else { return }
+        guard vault.revision != snapshotRevision else { return false }
         adopt(items)
+        return true
     }
 
     /// The items of the current snapshot, tombstones included (for export and merge).

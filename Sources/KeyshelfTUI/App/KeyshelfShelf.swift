@@ -147,6 +147,10 @@ public final class KeyshelfShelf: Shelf {
         return report
     }
 
+    public func refreshIfChanged() throws -> Bool {
+        try keyshelf.refresh()
+    }
+
     public func lock() {
         onLock()
     }

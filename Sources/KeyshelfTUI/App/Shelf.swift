@@ -61,6 +61,10 @@ public protocol Shelf: AnyObject {
     func commitImport(_ plan: ImportPlan, prompts: UserPrompts) throws -> ImportReport
     /// The accounts with audit findings (weak, reused, http-only; docs/audit.md).
     func auditFindings() throws -> [ShelfFinding]
+    /// Reads the vault again when another process changed it since the last
+    /// `records()` (cheap when nothing changed: the vault checks its files).
+    /// - Returns: whether it changed; `records()` then gives the new items.
+    func refreshIfChanged() throws -> Bool
     /// Wipes the keys from memory; the shelf is unusable afterwards.
     func lock()
 }

@@ -132,7 +132,13 @@ public final class ShelfApp {
                 screen.refresh()
                 return .locked
             }
-            guard let key = nextKey() else { continue }
+            let key = nextKey()
+            // Each key and each timer tick: show what other processes changed (issue 13 rule 7).
+            let changed = pickUpOutsideChanges()
+            guard let key else {
+                if changed { draw() }
+                continue
+            }
             if key == .closed { return .quit }
             handle(key)
             // A modal that saw the input end asked to quit: keep its last frame on screen.
