@@ -40,6 +40,7 @@ public final class KeyshelfShelf: Shelf {
                                           account: entries[i].account, store: entries[i].store, creationDate: entries[i].creationDate,
                                           modificationDate: entries[i].modificationDate, comment: entries[i].comment,
                                           requiresUserPresence: entries[i].accessControl == .userPresence))
+                records[i].label = entries[i].label
             }
         }
         generics = keyshelf.genericEntries()
@@ -47,6 +48,7 @@ public final class KeyshelfShelf: Shelf {
             records.append(ShelfEntry(id: entry.id, server: entry.service, domain: .service(entry.service), account: entry.account,
                                       store: entry.store, creationDate: entry.creationDate, modificationDate: entry.modificationDate,
                                       comment: entry.comment, requiresUserPresence: entry.accessControl == .userPresence))
+            records[records.count - 1].label = entry.label
         }
         return records
     }

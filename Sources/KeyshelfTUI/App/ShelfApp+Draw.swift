@@ -139,6 +139,7 @@ extension ShelfApp {
         var lines: [(String, String, Role)] = []
         lines.append(("Account", record.account, .normal))
         lines.append(("Server", record.serverWithPort, .normal))
+        if !record.label.isEmpty { lines.append(("Label", record.label, .normal)) }
         if let revealed, revealed.id == record.id {
             lines.append(("Password", revealed.password.unsafeString() ?? "(not UTF-8 text)", .accent))
         } else {

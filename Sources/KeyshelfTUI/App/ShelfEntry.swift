@@ -47,6 +47,8 @@ public struct ShelfEntry: Equatable, Sendable, Identifiable {
     public var modificationDate: Date
     /// The item's comment (notes).
     public var comment: String
+    /// `kSecAttrLabel`; empty when none (issue 13 rule 5).
+    public var label = ""
     /// `accessControl == .userPresence`: reveal asks the master password again.
     public var requiresUserPresence: Bool
 
