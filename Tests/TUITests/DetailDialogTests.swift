@@ -22,3 +22,29 @@ import KeyshelfVault
         }
     }
 }
+
+/// Issue 13 rule 5: notes hold several lines in the TUI form.
+@Suite struct MultiLineNotesTests {
+    @Test func enterInTheNotesFieldAddsALineAndCtrlSSaves() {
+        let shelf = FakeShelf()
+        let screen = RecordingScreen(rows: 30, columns: 100)
+        let typed: [Key?] = "one".map { Key.character($0) } + [.enter] + "two".map { Key.character($0) }
+        screen.pendingKeys = [.tab, .character("e"), .tab, .tab, .control("u")] + typed + [.control("s")]
+        let (clipboard, _) = recordingClipboard()
+        let app = ShelfApp(screen: screen, shelf: shelf, configuration: TUIConfiguration(), clipboard: clipboard)
+        _ = app.run()
+        #expect(shelf.items[0].comment == "one\ntwo")
+    }
+
+    @Test func aSingleLineFieldStillMovesOnWithEnter() {
+        var notes = Form.Field(label: "Notes", input: .text(TextField()))
+        notes.multiline = true
+        let form = Form(title: "T", fields: [Form.Field(label: "A", input: .text(TextField())), notes])
+        #expect(form.handle(.enter) == nil)
+        #expect(form.focus == 1)
+        #expect(form.footer.contains("Enter new line"))
+        #expect(form.handle(.enter) == nil, "Enter in the notes does not submit")
+        #expect(form.handle(.control("s")) == .submit)
+        #expect(form.text(at: 1) == "\n")
+    }
+}

@@ -15,7 +15,7 @@ extension ShelfApp {
             Form.Field(label: "Account", input: .text(TextField())),
             Form.Field(label: "Password", input: .secret(secret), hint: "Ctrl-G generates one"),
             Form.Field(label: "Store", input: .choice(["shared", "local"], selected: 0), hint: "Space switches"),
-            Form.Field(label: "Notes", input: .text(TextField())),
+            Self.notesField(""),
         ], generatorField: 2)
         form.focus(on: server.isEmpty ? 0 : 1)
         run(form, generatorServer: { form.text(at: 0) }) {
@@ -51,7 +51,7 @@ extension ShelfApp {
         let form = Form(title: "Edit \(record.account) · \(record.serverWithPort)", fields: [
             Form.Field(label: "Account", input: .text(TextField(record.account))),
             Form.Field(label: "Password", input: .secret(secret), hint: "empty keeps the saved one · Ctrl-G generates"),
-            Form.Field(label: "Notes", input: .text(TextField(record.comment))),
+            Self.notesField(record.comment),
         ], generatorField: 1)
         run(form, generatorServer: { record.serverWithPort }) {
             let account = form.text(at: 0)?.trimmingCharacters(in: .whitespaces) ?? ""
@@ -139,5 +139,14 @@ extension ShelfApp {
         } catch {
             setStatus("\(error)", error: true)
         }
+    }
+}
+
+extension ShelfApp {
+    /// The notes field of the add and edit forms: several lines, Enter adds one, Ctrl-S saves.
+    static func notesField(_ notes: String) -> Form.Field {
+        var field = Form.Field(label: "Notes", input: .text(TextField(notes)), hint: "Enter adds a line · Ctrl-S saves")
+        field.multiline = true
+        return field
     }
 }
