@@ -47,4 +47,15 @@ import KeyshelfVault
         #expect(form.handle(.control("s")) == .submit)
         #expect(form.text(at: 1) == "\n")
     }
+
+    @Test func theEditFormChangesLabelAndStore() {
+        let shelf = FakeShelf()
+        let screen = RecordingScreen(rows: 40, columns: 100)
+        screen.pendingKeys = [.tab, .character("e"), .tab, .tab, .tab] + "Club".map { Key.character($0) } + [.tab, .tab, .character(" "), .control("s")]
+        let (clipboard, _) = recordingClipboard()
+        let app = ShelfApp(screen: screen, shelf: shelf, configuration: TUIConfiguration(), clipboard: clipboard)
+        _ = app.run()
+        #expect(shelf.items[0].label == "Club")
+        #expect(shelf.items[0].store == .local)
+    }
 }

@@ -91,6 +91,12 @@ final class FakeShelf: Shelf {
         throw TestError(message: "FakeShelf does not import")
     }
 
+    func editMetadata(_ record: ShelfEntry, account: String, label: String?, server: String?, store: Store?, prompts: UserPrompts) throws {
+        guard let i = items.firstIndex(where: { $0.id == record.id }) else { return }
+        if let label { items[i].label = label }
+        if let store { items[i].store = store }
+    }
+
     /// Set by a test to stand for another process writing the vault; read once.
     var outsideChange = false
     func refreshIfChanged() throws -> Bool {

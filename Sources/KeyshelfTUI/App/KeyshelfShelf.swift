@@ -117,6 +117,18 @@ public final class KeyshelfShelf: Shelf {
         }
     }
 
+    public func editMetadata(_ record: ShelfEntry, account: String, label: String?, server: String?, store: Store?, prompts: UserPrompts) throws {
+        guard label != nil || server != nil || store != nil else { return }
+        if let generic = generics.first(where: { $0.id == record.id }) {
+            return try asking(prompts) { try keyshelf.editGeneric(service: generic.service, account: account, MetadataChanges(label: label)) }
+        }
+        let entry = try entry(record)
+        let changes = MetadataChanges(label: label, server: try server.map { try ServerName(parsing: $0) }, store: store)
+        try asking(prompts) {
+            _ = try keyshelf.edit(server: ServerPattern(entry.server), account: account, in: entry.store == .local ? .local : .shared, changes)
+        }
+    }
+
     public func delete(_ record: ShelfEntry, prompts: UserPrompts) throws {
         if let generic = generics.first(where: { $0.id == record.id }) {
             return try asking(prompts) { _ = try keyshelf.deleteGeneric(service: generic.service, account: generic.account) }

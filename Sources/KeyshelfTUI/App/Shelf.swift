@@ -38,6 +38,10 @@ public protocol Shelf: AnyObject {
     func add(server: String, account: String, password: Secret, store: Store, comment: String, prompts: UserPrompts) throws
     /// Changes account, password (nil keeps it) or comment; asks consent when a saved password changes.
     func update(_ record: ShelfEntry, account: String, password: Secret?, comment: String, prompts: UserPrompts) throws
+    /// Changes the label, server (a host, `host:port` or URL as typed) or store
+    /// of `record` (whose account is now `account`); nil leaves each as it is.
+    /// Moving onto a saved item asks consent first (issue 13 rule 5).
+    func editMetadata(_ record: ShelfEntry, account: String, label: String?, server: String?, store: Store?, prompts: UserPrompts) throws
     /// Deletes after consent; declining throws `ConsentDeclined` and changes nothing.
     func delete(_ record: ShelfEntry, prompts: UserPrompts) throws
     /// A new password for `server` (a host, `host:port` or URL as typed; nil or

@@ -52,6 +52,10 @@ extension ShelfApp {
             Form.Field(label: "Account", input: .text(TextField(record.account))),
             Form.Field(label: "Password", input: .secret(secret), hint: "empty keeps the saved one · Ctrl-G generates"),
             Self.notesField(record.comment),
+            Form.Field(label: "Label", input: .text(TextField(record.label))),
+            Form.Field(label: "Server", input: .text(TextField(record.domain.server == nil ? "" : record.serverWithPort)),
+                       hint: record.domain.server == nil ? "a generic password has no server" : "host, host:port or URL"),
+            Form.Field(label: "Store", input: .choice(["shared", "local"], selected: record.store == .shared ? 0 : 1), hint: "Space switches"),
         ], generatorField: 1)
         run(form, generatorServer: { record.serverWithPort }) {
             let account = form.text(at: 0)?.trimmingCharacters(in: .whitespaces) ?? ""
@@ -63,6 +67,11 @@ extension ShelfApp {
             do {
                 try shelf.update(record, account: account, password: secret.isEmpty ? nil : secret.secret(),
                                  comment: form.text(at: 2) ?? "", prompts: self)
+                let label = form.text(at: 3) ?? record.label, server = form.text(at: 4) ?? ""
+                let store: Store = form.choice(at: 5) == 1 ? .local : .shared
+                try shelf.editMetadata(record, account: account, label: label == record.label ? nil : label,
+                                       server: server == record.serverWithPort || server.isEmpty ? nil : server,
+                                       store: store == record.store ? nil : store, prompts: self)
             } catch let declined as ConsentDeclined {
                 setStatus(declined.description)
                 return nil
