@@ -142,7 +142,7 @@ final class AgentCore: @unchecked Sendable {
                 let (operation, answers) = try request.operation(code)
                 guard request.isAtEnd else { throw AgentProtocol.MalformedFrame(reason: "bytes after the request") }
                 reply = perform(operation, answers: answers)
-                if case .add = operation { wrote = true }
+                if case .change = operation { wrote = true }
             case nil:
                 throw AgentProtocol.MalformedFrame(reason: "unknown operation")
             }

@@ -7,22 +7,22 @@ import KeyshelfVault
 /// neither Argon2id nor a whole-vault decode. Each runs the same `Keyshelf`
 /// facade method as the direct path; consent is asked by the client.
 public enum AgentOperation: Sendable {
-    /// `Keyshelf.get(server:account:in:)`.
-    case get(server: ServerName, account: String?, filter: StoreFilter)
+    /// `Keyshelf.get(server:account:in:)` (a scheme-less server matches every protocol).
+    case get(server: ServerPattern, account: String?, filter: StoreFilter)
     /// `Keyshelf.accounts(of:in:)` with a server, else `Keyshelf.entries(in:)`.
-    case list(server: ServerName?, filter: StoreFilter)
+    case list(server: ServerPattern?, filter: StoreFilter)
     /// `Keyshelf.search(_:in:)`.
     case search(query: String, filter: StoreFilter)
-    /// `Keyshelf.add(server:account:password:to:)` with the default
-    /// accessibility and no access control.
-    case add(server: ServerName, account: String, password: Secret, store: Store)
+    /// `Keyshelf.changePassword(_:server:account:in:newItems:)`: every store
+    /// of `filter` holding the account, else `newItems` (issue 13 rule 2).
+    case change(server: ServerPattern, account: String, password: Secret, filter: StoreFilter, newItems: Store)
 
     var code: AgentProtocol.Operation {
         switch self {
         case .get: .get
         case .list: .list
         case .search: .search
-        case .add: .add
+        case .change: .change
         }
     }
 }
@@ -33,8 +33,8 @@ public enum AgentResult: Sendable {
     case record(CredentialRecord)
     /// `list`, `search`: records without passwords, in the facade's order.
     case records([CredentialRecord])
-    /// `add`.
-    case added(AddOutcome)
+    /// `change`: the outcome per store.
+    case changed(PasswordChangeReport)
 
     /// The record of a `get`, else nil.
     public var record: CredentialRecord? {
@@ -46,9 +46,9 @@ public enum AgentResult: Sendable {
         if case .records(let found) = self { found } else { nil }
     }
 
-    /// The outcome of an `add`, else nil.
-    public var addOutcome: AddOutcome? {
-        if case .added(let outcome) = self { outcome } else { nil }
+    /// The report of a `change`, else nil.
+    public var changeReport: PasswordChangeReport? {
+        if case .changed(let report) = self { report } else { nil }
     }
 }
 
@@ -60,6 +60,14 @@ extension FrameWriter {
         string(server.host)
         integer(UInt16(clamping: server.port))
         string(server.scheme)
+    }
+
+    /// A lookup's server: `str` host (A-label), `u16` port as given (0: none
+    /// given), `str` scheme ("" when none was given: every protocol matches).
+    mutating func pattern(_ pattern: ServerPattern) {
+        string(pattern.host)
+        integer(UInt16(clamping: pattern.port ?? 0))
+        string(pattern.scheme ?? "")
     }
 
     /// `u8`: 0 both, 1 local, 2 shared.
@@ -76,37 +84,42 @@ extension FrameWriter {
     mutating func operation(_ operation: AgentOperation, answers: ConsentAnswers) {
         switch operation {
         case let .get(server, account, filter):
-            self.server(server)
+            pattern(server)
             optionalString(account)
             self.filter(filter)
             self.answers(answers)
         case let .list(server, filter):
             integer(UInt8(server == nil ? 0 : 1))
-            if let server { self.server(server) }
+            if let server { pattern(server) }
             self.filter(filter)
         case let .search(query, filter):
             string(query)
             self.filter(filter)
-        case let .add(server, account, password, store):
-            self.server(server)
+        case let .change(server, account, password, filter, newItems):
+            pattern(server)
             string(account)
             secret(password)
-            self.store(store)
+            self.filter(filter)
+            store(newItems)
             self.answers(answers)
         }
     }
 
-    /// `u8` kind (1 update, 2 delete, 3 release, 4 release to a client),
-    /// server, `u32` account count, accounts; kind 4 then `str` the client.
+    /// `u8` kind (1 update, 2 delete, 3 release, 4 update and 5 delete of a
+    /// generic password, 6 release to an associated client), the server
+    /// (`str` service for 4 and 5), `u32` account count, accounts; kind 6
+    /// then `str` the client.
     mutating func consentRequest(_ request: ConsentRequest) {
-        let (kind, server, accounts, client): (UInt8, ServerName, [String], String?) = switch request {
-        case let .update(server, account): (1, server, [account], nil)
-        case let .delete(server, account): (2, server, [account], nil)
-        case let .release(server, accounts): (3, server, accounts, nil)
-        case let .releaseToClient(client, server, accounts): (4, server, accounts, client)
+        let accounts: [String]
+        var client: String?
+        switch request {
+        case let .update(server, account): integer(UInt8(1)); self.server(server); accounts = [account]
+        case let .delete(server, account): integer(UInt8(2)); self.server(server); accounts = [account]
+        case let .release(server, names): integer(UInt8(3)); self.server(server); accounts = names
+        case let .updateService(service, account): integer(UInt8(4)); string(service); accounts = [account]
+        case let .deleteService(service, account): integer(UInt8(5)); string(service); accounts = [account]
+        case let .releaseToClient(name, server, names): integer(UInt8(6)); self.server(server); accounts = names; client = name
         }
-        integer(kind)
-        self.server(server)
         integer(UInt32(accounts.count))
         for account in accounts { string(account) }
         if let client { string(client) }
@@ -148,14 +161,18 @@ extension FrameWriter {
         case .records(let found):
             integer(UInt32(found.count))
             for each in found { record(each) }
-        case .added(let outcome):
-            let code: UInt8 = switch outcome {
-            case .added: 0
-            case .updated: 1
-            case .unchanged: 2
-            case .deleted: 3
+        case .changed(let report):
+            server(report.server)
+            for store in Store.allCases {
+                let code: UInt8 = switch report[store] {
+                case nil: 0xFF
+                case .added: 0
+                case .updated: 1
+                case .unchanged: 2
+                case .deleted: 3
+                }
+                integer(code)
             }
-            integer(code)
         }
     }
 }
@@ -179,13 +196,16 @@ extension FrameReader {
     }
 
     /// A server in a request: accepted only in the canonical form
-    /// `ServerName(parsing:)` gives, so a raw frame cannot save a name the
+    /// `ServerPattern(parsing:)` gives, so a raw frame cannot save a name the
     /// CLI and TUI would refuse (control characters, other schemes, …).
-    mutating func checkedServer() throws -> ServerName {
-        let claimed = try server()
-        let host = claimed.isIPv6 ? "[\(claimed.host)]" : claimed.host
-        let text = claimed.scheme + "://" + host + (claimed.port != 0 ? ":\(claimed.port)" : "")
-        guard let parsed = try? ServerName(parsing: text), parsed == claimed, parsed.host == claimed.host else {
+    mutating func checkedPattern() throws -> ServerPattern {
+        let host = try string()
+        let port = Int(try integer(UInt16.self))
+        let scheme = try string()
+        let claimed = ServerPattern(host: host, port: port == 0 ? nil : port, scheme: scheme.isEmpty ? nil : scheme)
+        let bracketed = host.contains(":") ? "[\(host)]" : host
+        let text = (claimed.scheme.map { "\($0)://" } ?? "") + bracketed + (claimed.port.map { ":\($0)" } ?? "")
+        guard !host.isEmpty, let parsed = try? ServerPattern(parsing: text), parsed == claimed else {
             throw AgentProtocol.MalformedFrame(reason: "a server name that is not in canonical form")
         }
         return parsed
@@ -212,22 +232,24 @@ extension FrameReader {
     mutating func operation(_ code: AgentProtocol.Operation) throws -> (AgentOperation, ConsentAnswers) {
         switch code {
         case .get:
-            let operation = AgentOperation.get(server: try checkedServer(), account: try optionalString(), filter: try filter())
+            let operation = AgentOperation.get(server: try checkedPattern(), account: try optionalString(), filter: try filter())
             return (operation, try answers())
         case .list:
-            let server = try flag() ? try checkedServer() : nil
+            let server = try flag() ? try checkedPattern() : nil
             return (.list(server: server, filter: try filter()), ConsentAnswers())
         case .search:
             return (.search(query: try string(), filter: try filter()), ConsentAnswers())
-        case .add:
-            let server = try checkedServer()
+        case .change:
+            let server = try checkedPattern()
             let account = try string()
             let password = try secret()
             // The CLI and TUI never save an empty account or password.
             guard !account.isEmpty, password.byteCount > 0 else {
                 throw AgentProtocol.MalformedFrame(reason: "an empty account or password")
             }
-            return (.add(server: server, account: account, password: password, store: try store()), try answers())
+            let operation = AgentOperation.change(server: server, account: account, password: password,
+                                                  filter: try filter(), newItems: try store())
+            return (operation, try answers())
         case .status, .unlock, .keys, .lock:
             throw AgentProtocol.MalformedFrame(reason: "not a credentials operation")
         }
@@ -235,16 +257,20 @@ extension FrameReader {
 
     mutating func consentRequest() throws -> ConsentRequest {
         let kind = try integer(UInt8.self)
-        let server = try self.server()
+        let isService = kind == 4 || kind == 5
+        let service = isService ? try string() : nil
+        let server = isService ? nil : try self.server()
         let count = Int(try integer(UInt32.self))
         guard count >= 1, count <= buffer.byteCount else { throw AgentProtocol.MalformedFrame(reason: "a bad account count") }
         var accounts: [String] = []
         for _ in 0..<count { accounts.append(try string()) }
-        switch kind {
-        case 1 where count == 1: return .update(server: server, account: accounts[0])
-        case 2 where count == 1: return .delete(server: server, account: accounts[0])
-        case 3: return .release(server: server, accounts: accounts)
-        case 4: return .releaseToClient(client: try string(), server: server, accounts: accounts)
+        switch (kind, server, service) {
+        case (1, let server?, _) where count == 1: return .update(server: server, account: accounts[0])
+        case (2, let server?, _) where count == 1: return .delete(server: server, account: accounts[0])
+        case (3, let server?, _): return .release(server: server, accounts: accounts)
+        case (4, _, let service?) where count == 1: return .updateService(service: service, account: accounts[0])
+        case (5, _, let service?) where count == 1: return .deleteService(service: service, account: accounts[0])
+        case (6, let server?, _): return .releaseToClient(client: try string(), server: server, accounts: accounts)
         default: throw AgentProtocol.MalformedFrame(reason: "an unknown consent request")
         }
     }
@@ -289,14 +315,19 @@ extension FrameReader {
             records.reserveCapacity(count)
             for _ in 0..<count { records.append(try record()) }
             return .records(records)
-        case .add:
-            switch try integer(UInt8.self) {
-            case 0: return .added(.added)
-            case 1: return .added(.updated)
-            case 2: return .added(.unchanged)
-            case 3: return .added(.deleted)
-            default: throw AgentProtocol.MalformedFrame(reason: "an unknown add outcome")
+        case .change:
+            var report = PasswordChangeReport(server: try server())
+            for store in Store.allCases {
+                switch try integer(UInt8.self) {
+                case 0xFF: report[store] = nil
+                case 0: report[store] = .added
+                case 1: report[store] = .updated
+                case 2: report[store] = .unchanged
+                case 3: report[store] = .deleted
+                default: throw AgentProtocol.MalformedFrame(reason: "an unknown add outcome")
+                }
             }
+            return .changed(report)
         }
     }
 }

@@ -23,7 +23,9 @@ enum AgentProtocol {
     /// Request operation codes (request byte 1).
     enum Operation: UInt8 {
         case status = 1, unlock = 2, keys = 3, lock = 4
-        case get = 5, list = 6, search = 7, add = 8
+        // 8 was `add` (one store) before issue 13; `change` (9) writes every
+        // store holding the account, so an older agent answers it `badRequest`.
+        case get = 5, list = 6, search = 7, change = 9
     }
 
     /// Reply status codes (reply byte 1).

@@ -102,8 +102,8 @@ final class AgentService {
             return .records(entries.map(\.record))
         case let .search(query, filter):
             return .records(shelf.search(query, in: filter).map(\.record))
-        case let .add(server, account, password, store):
-            return .added(try shelf.add(server: server, account: account, password: password, to: store))
+        case let .change(server, account, password, filter, newItems):
+            return .changed(try shelf.changePassword(password, server: server, account: account, in: filter, newItems: newItems))
         }
     }
 }

@@ -14,6 +14,7 @@ public enum CommandLineInterface {
         GenerateCommand.self,
         RulesCommand.self,
         AddCommand.self,
+        EditCommand.self,
         GetCommand.self,
         OtpCommand.self,
         ListCommand.self,

@@ -39,11 +39,11 @@ import Testing
         let site = try ServerName(parsing: "example.com")
 
         let declined = ScriptedConsent([.declined])
-        #expect(throws: KeychainError(.userCanceled, "")) { try perform(h, .get(server: site, account: nil, filter: .both), consent: declined) }
+        #expect(throws: KeychainError(.userCanceled, "")) { try perform(h, .get(server: ServerPattern(site), account: nil, filter: .both), consent: declined) }
         #expect(declined.requests == [.release(server: site, accounts: ["alice"])])
 
         let approved = ScriptedConsent([.approved])
-        guard case .record(let record)? = try perform(h, .get(server: site, account: "alice", filter: .both), consent: approved) else {
+        guard case .record(let record)? = try perform(h, .get(server: ServerPattern(site), account: "alice", filter: .both), consent: approved) else {
             Issue.record("the agent did not answer")
             return
         }
@@ -52,12 +52,12 @@ import Testing
 
         // --yes approves in advance: nobody is asked.
         let untouched = ScriptedConsent([])
-        guard case .record? = try perform(h, .get(server: site, account: "alice", filter: .both), consent: untouched, approveAll: true) else {
+        guard case .record? = try perform(h, .get(server: ServerPattern(site), account: "alice", filter: .both), consent: untouched, approveAll: true) else {
             Issue.record("the agent did not answer with --yes")
             return
         }
         #expect(untouched.requests.isEmpty)
-        #expect(throws: KeychainError(.itemNotFound, "")) { try perform(h, .get(server: site, account: "bob", filter: .both)) }
+        #expect(throws: KeychainError(.itemNotFound, "")) { try perform(h, .get(server: ServerPattern(site), account: "bob", filter: .both)) }
     }
 
     @Test func anUpdateAsksTheClientAndADeclineChangesNothing() throws {
@@ -66,7 +66,7 @@ import Testing
         try h.check(h.run(["add", "example.com", "alice", "--password-stdin"], stdin: "old\n"))
         try h.check(h.run(["unlock"]))
         let site = try ServerName(parsing: "example.com")
-        let update = AgentOperation.add(server: site, account: "alice", password: Secret(utf8: "new"), store: .shared)
+        let update = AgentOperation.change(server: ServerPattern(site), account: "alice", password: Secret(utf8: "new"), filter: .shared, newItems: .shared)
 
         let declined = ScriptedConsent([.declined])
         #expect(throws: KeychainError(.userCanceled, "")) { try perform(h, update, consent: declined) }
@@ -74,14 +74,14 @@ import Testing
         #expect(try password(h, "example.com", "alice") == "old\n")
 
         let approved = ScriptedConsent([.approved])
-        guard case .added(let outcome)? = try perform(h, update, consent: approved) else {
+        guard case .changed(let outcome)? = try perform(h, update, consent: approved) else {
             Issue.record("the agent did not answer")
             return
         }
-        #expect(outcome == .updated)
+        #expect(outcome.shared == .updated && outcome.local == nil)
         #expect(try password(h, "example.com", "alice") == "new\n")
-        guard case .added(let again)? = try perform(h, update) else { return }
-        #expect(again == .unchanged, "the same password again asks nobody")
+        guard case .changed(let again)? = try perform(h, update) else { return }
+        #expect(again.shared == .unchanged, "the same password again asks nobody")
     }
 
     @Test func changesMadeWithoutTheAgentAreSeenByIt() throws {
@@ -90,14 +90,14 @@ import Testing
         try h.check(h.run(["add", "example.com", "alice", "--local", "--password-stdin"], stdin: "first\n"))
         try h.check(h.run(["unlock"]))
         let site = try ServerName(parsing: "example.com")
-        guard case .record(let before)? = try perform(h, .get(server: site, account: "alice", filter: .local)) else {
+        guard case .record(let before)? = try perform(h, .get(server: ServerPattern(site), account: "alice", filter: .local)) else {
             Issue.record("the agent did not answer")
             return
         }
         #expect(before.password == Secret(utf8: "first"))
         try h.check(h.run(["add", "example.com", "alice", "--local", "--password-stdin", "--no-agent", "--yes"], stdin: "second\n"))
         try h.check(h.run(["add", "other.example", "bob", "--local", "--password-stdin", "--no-agent"], stdin: "x\n"))
-        guard case .record(let after)? = try perform(h, .get(server: site, account: "alice", filter: .local)),
+        guard case .record(let after)? = try perform(h, .get(server: ServerPattern(site), account: "alice", filter: .local)),
               case .records(let listed)? = try perform(h, .list(server: nil, filter: .both)),
               case .records(let found)? = try perform(h, .search(query: "BOB", filter: .both)) else {
             Issue.record("the agent did not answer")
@@ -120,7 +120,7 @@ import Testing
         session.lock()
         try h.check(h.run(["unlock"]))
         let site = try ServerName(parsing: "admin.example")
-        #expect(try perform(h, .get(server: site, account: "root", filter: .both)) == nil, "the client must ask for the master password itself")
+        #expect(try perform(h, .get(server: ServerPattern(site), account: "root", filter: .both)) == nil, "the client must ask for the master password itself")
         // The CLI then opens the vault itself; without a terminal nobody can confirm, as without the agent.
         let viaAgent = try h.run(["get", "admin.example", "root"], withPassword: false)
         let direct = try h.run(["get", "admin.example", "root", "--no-agent"])
@@ -265,12 +265,12 @@ import Testing
     @Test func requestsWithNamesTheCLIWouldRefuseAreRejected() throws {
         let good = try ServerName(parsing: "example.com")
         let hostile: [AgentOperation] = [
-            .add(server: ServerName(host: "EVIL\u{1B}[2J.COM", port: 65535, scheme: "https"), account: "u", password: Secret(utf8: "p"), store: .shared),
-            .add(server: ServerName(host: "example.com", port: 0, scheme: "x\u{1B}]"), account: "u", password: Secret(utf8: "p"), store: .shared),
-            .add(server: ServerName(host: "Example.COM", port: 0, scheme: "https"), account: "u", password: Secret(utf8: "p"), store: .shared),
-            .add(server: good, account: "", password: Secret(utf8: "p"), store: .shared),
-            .add(server: good, account: "u", password: Secret(utf8: ""), store: .local),
-            .get(server: ServerName(host: "bad host", port: 0, scheme: "https"), account: nil, filter: .both),
+            .change(server: ServerPattern(ServerName(host: "EVIL\u{1B}[2J.COM", port: 65535, scheme: "https")), account: "u", password: Secret(utf8: "p"), filter: .shared, newItems: .shared),
+            .change(server: ServerPattern(ServerName(host: "example.com", port: 0, scheme: "x\u{1B}]")), account: "u", password: Secret(utf8: "p"), filter: .shared, newItems: .shared),
+            .change(server: ServerPattern(ServerName(host: "Example.COM", port: 0, scheme: "https")), account: "u", password: Secret(utf8: "p"), filter: .shared, newItems: .shared),
+            .change(server: ServerPattern(good), account: "", password: Secret(utf8: "p"), filter: .shared, newItems: .shared),
+            .change(server: ServerPattern(good), account: "u", password: Secret(utf8: ""), filter: .local, newItems: .local),
+            .get(server: ServerPattern(ServerName(host: "bad host", port: 0, scheme: "https")), account: nil, filter: .both),
         ]
         for operation in hostile {
             var writer = FrameWriter()
@@ -278,9 +278,9 @@ import Testing
             var reader = FrameReader(writer.withBody { SecureBytes(copying: $0) })
             #expect(throws: AgentProtocol.MalformedFrame.self, "\(operation)") { _ = try reader.operation(operation.code) }
         }
-        for text in ["example.com", "bücher.example:8443", "http://plain.example", "[2001:db8::1]:2222", "10.0.0.1"] {
+        for text in ["example.com", "bücher.example:8443", "http://plain.example", "[2001:db8::1]:2222", "10.0.0.1", "plain.example:443"] {
             var writer = FrameWriter()
-            writer.operation(.list(server: try ServerName(parsing: text), filter: .both), answers: ConsentAnswers())
+            writer.operation(.list(server: try ServerPattern(parsing: text), filter: .both), answers: ConsentAnswers())
             var reader = FrameReader(writer.withBody { SecureBytes(copying: $0) })
             #expect(throws: Never.self, "\(text)") { _ = try reader.operation(.list) }
         }
@@ -289,12 +289,15 @@ import Testing
     @Test func operationFramesRoundTripAndCutFramesAreRejected() throws {
         let site = try ServerName(parsing: "bücher.example:8443")
         let operations: [AgentOperation] = [
-            .get(server: site, account: "zoë", filter: .shared),
-            .get(server: site, account: nil, filter: .both),
+            .get(server: ServerPattern(site), account: "zoë", filter: .shared),
+            .get(server: ServerPattern(site), account: nil, filter: .both),
             .list(server: nil, filter: .local),
-            .list(server: site, filter: .both),
+            .list(server: ServerPattern(site), filter: .both),
+            .get(server: try ServerPattern(parsing: "plain.example:8080"), account: "anna", filter: .both),
+            .list(server: try ServerPattern(parsing: "[2001:db8::1]:443"), filter: .both),
+            .change(server: try ServerPattern(parsing: "bücher.example"), account: "anna", password: Secret(utf8: "pw"), filter: .both, newItems: .shared),
             .search(query: "ZOË", filter: .both),
-            .add(server: site, account: "anna", password: Secret(utf8: "pw"), store: .local),
+            .change(server: ServerPattern(site), account: "anna", password: Secret(utf8: "pw"), filter: .local, newItems: .local),
         ]
         let answers = ConsentAnswers(approveAll: false, given: [
             (.release(server: site, accounts: ["anna", "zoë"]), .chose(account: "zoë")),
@@ -324,7 +327,7 @@ extension AgentResult: Equatable {
         switch (a, b) {
         case let (.record(x), .record(y)): x == y
         case let (.records(x), .records(y)): x == y
-        case let (.added(x), .added(y)): x == y
+        case let (.changed(x), .changed(y)): x == y
         default: false
         }
     }

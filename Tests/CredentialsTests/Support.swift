@@ -65,10 +65,10 @@ func secret(_ text: String) -> Secret { Secret(utf8: text) }
 
 func server(_ text: String) -> ServerName { try! ServerName(parsing: text) }
 
-func internetItem(_ host: String, _ account: String, _ password: String, port: Int = 0,
+func internetItem(_ host: String, _ account: String, _ password: String, port: Int = 0, scheme: String = "https",
                   accessible: Accessible = .whenUnlocked, accessControl: AccessControl = .none,
                   synchronizable: Bool = false, date: Date = Date(timeIntervalSince1970: 1_000)) -> Item {
-    Item(itemClass: .internetPassword, account: account, server: server(host).host, port: port,
+    Item(itemClass: .internetPassword, account: account, server: server(host).host, protocol: scheme, port: port,
          creationDate: date, accessible: accessible, accessControl: accessControl,
          synchronizable: synchronizable, password: secret(password))
 }

@@ -20,8 +20,6 @@ import Testing
              synchronizable: store == .shared, password: secret("s3cret"),
              passwordExpiryUTC: 1_900_000_000, oauthRefreshToken: secret("refresh-\(account)"),
              ignoredFindings: [.weak],
-             signInWithApple: AppleSignIn(hidesEmail: true, forwardingAddress: "real.\(account)@example.org",
-                                          since: Date(timeIntervalSince1970: 2_000)),
              appleTeamID: "TEAM123456",
              passwordHistory: [PasswordHistoryEntry(password: secret("older-\(account)"), replaced: Date(timeIntervalSince1970: 1_500))])
     }
@@ -109,6 +107,18 @@ import Testing
         let when = Date(timeIntervalSince1970: 9_000)
         #expect(try store.delete(.internet(Self.site, account: "alice"), now: when) == 1)
         Self.expectTombstone(store.items[0], of: original, at: when)
+    }
+
+    /// A Sign in with Apple account's tombstone drops the real address its relay forwards to.
+    @Test func appleAccountDelete() throws {
+        var apple = Self.fullItem("alice@privaterelay.appleid.com", store: .local)
+        apple.password = nil
+        apple.signInWithApple = AppleSignIn(hidesEmail: true, forwardingAddress: "real.alice@example.org",
+                                            since: Date(timeIntervalSince1970: 2_000))
+        var store = LocalStore(items: [apple])
+        let when = Date(timeIntervalSince1970: 9_000)
+        #expect(try store.delete(.internet(Self.site, account: apple.account), now: when) == 1)
+        Self.expectTombstone(store.items[0], of: apple, at: when)
     }
 
     @Test func sharedAddWithANilPassword() throws {

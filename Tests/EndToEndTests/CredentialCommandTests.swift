@@ -55,7 +55,7 @@ import Testing
         let ported = try vault.run(["get", "example.com:8443", "--json", "--yes"]).json() as? [String: Any]
         #expect(ported?["port"] as? Int == 8443)
         #expect(ported?["store"] as? String == "shared")
-        #expect(Set(ported?.keys.map { $0 } ?? []) == ["server", "account", "password", "port", "store"])
+        #expect(Set(ported?.keys.map { $0 } ?? []) == ["server", "account", "password", "port", "protocol", "store", "label", "notes", "created", "modified"])
     }
 
     @Test func listShowsBothStoresAndNoSecrets() throws {

@@ -192,7 +192,7 @@ import Testing
         let readme = try String(contentsOf: vault.root.appendingPathComponent("checkout/README"), encoding: .utf8)
         #expect(readme == "hello from the server\n")
         // git approved the credential: it now sits in the shared credentials too.
-        #expect(try vault.run(["list", "--shared"]).lines == ["127.0.0.1:\(server.port)\talice\tshared"])
+        #expect(try vault.run(["list", "--shared"]).lines == ["http://127.0.0.1:\(server.port)\talice\tshared"])
 
         // A wrong saved password fails the clone; nothing is printed by keyshelf on stdout.
         let other = try TestVault()

@@ -97,7 +97,7 @@ import KeyshelfClipboard
 
     @Test func generatorShowsAPasswordGAgainReplacesItAndUseFillsTheAddForm() {
         let shelf = FakeShelf()
-        let keys: [Key?] = [.character("g"), .character("g"), .tab, .enter] + chars("new-user") + [.enter, .enter, .enter, .enter]
+        let keys: [Key?] = [.character("g"), .character("g"), .tab, .enter] + chars("new-user") + [.enter, .enter, .enter, .control("s")]
         let (app, screen, _) = app(shelf, keys: keys)
         #expect(shelf.generated == 2)
         #expect(app.selectedRecord?.account == "new-user")

@@ -78,8 +78,8 @@ final class FakeShelf: Shelf {
         return (Secret(utf8: "abc-DEF-\(generated)45-xyz"), "xxx-xxx-xxx-xxx from three character sets")
     }
 
-    func login(server: String, prompts: UserPrompts) throws -> ShelfEntry? {
-        items.first { $0.serverWithPort == server && $0.store == .local } ?? items.first { $0.serverWithPort == server }
+    func login(server: ServerName, prompts: UserPrompts) throws -> ShelfEntry? {
+        items.first { $0.domain == .server(server) && $0.store == .local } ?? items.first { $0.domain == .server(server) }
     }
 
     /// Import is tested over the real facade (`ImportTests`), not this fake.
@@ -89,6 +89,19 @@ final class FakeShelf: Shelf {
 
     func commitImport(_ plan: ImportPlan, prompts: UserPrompts) throws -> ImportReport {
         throw TestError(message: "FakeShelf does not import")
+    }
+
+    func editMetadata(_ record: ShelfEntry, account: String, label: String?, server: String?, store: Store?, prompts: UserPrompts) throws {
+        guard let i = items.firstIndex(where: { $0.id == record.id }) else { return }
+        if let label { items[i].label = label }
+        if let store { items[i].store = store }
+    }
+
+    /// Set by a test to stand for another process writing the vault; read once.
+    var outsideChange = false
+    func refreshIfChanged() throws -> Bool {
+        defer { outsideChange = false }
+        return outsideChange
     }
 
     func lock() { locked = true }

@@ -28,7 +28,7 @@ import Testing
         let view = try tmux.waitFor("Security Recommendations")
         #expect(view.contains("weakling on example.com (shared)"), "\(view)")
         #expect(view.contains("weak: estimated"), "\(view)")
-        #expect(view.contains("clear on plain.example"), "\(view)")
+        #expect(view.contains("clear on http://plain.example"), "\(view)")
         #expect(view.contains("insecure: the server is http-only"), "\(view)")
         #expect(!view.contains("strong on"), "\(view)")
         #expect(!view.contains("pw-weakling"), "\(view)")

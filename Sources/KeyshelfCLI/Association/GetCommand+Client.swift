@@ -8,7 +8,8 @@ import KeyshelfCredentials
 /// is one), not as an agent operation, so the gate is this process's.
 extension GetCommand {
     func run(for client: AppIdentifier, _ context: CommandContext) throws -> ExitCode {
-        let serverName = try server.map(ServerArgument.parse)
+        let account = serverArguments?.account
+        let serverName = try serverArguments.map { try ServerArgument.parse($0.server) }
         let session = try VaultAccess.unlock(options, context)
         defer { session.lock() }
         let shelf = try VaultAccess.shelf(session, yes: options.yes, context)
@@ -23,7 +24,7 @@ extension GetCommand {
             throw CLIError(.failure, "the released password could not be read")
         }
         if clip {
-            try ClipboardOutput.copy(password, what: "the password of \(InertText.quoted(record.account)) on \(record.server.display)", context)
+            try ClipboardOutput.copy(password, what: "the password of \(InertText.quoted(record.account)) on \(record.server.qualified)", context)
         } else if options.json && serverName == nil {
             var writer = JSONWriter()
             writer.beginArray()

@@ -6,13 +6,12 @@ import KeyshelfVault
 /// [--forwarding-to ADDRESS] [--since YYYY-MM-DD] [--label L] [--local]`: an
 /// account without a password that signs in with Apple (docs/sign-in-with-apple.md).
 struct AppleAccountAdd: Sendable {
-    /// The options `add` takes for it (listed in `AddCommand.spec`).
+    /// The options `add` takes for it (listed in `AddCommand.spec`, which also has `--label`).
     static let options: [OptionSpec] = [
         .flag("--sign-in-with-apple", help: "the account signs in with Apple: saved without a password (docs/sign-in-with-apple.md)"),
         .flag("--hidden-email", help: "(with --sign-in-with-apple) the site got a Hide My Email address; implied by a …@privaterelay.appleid.com account"),
         .value("--forwarding-to", valueName: "ADDRESS", help: "(with --sign-in-with-apple) the real address the relay forwards to"),
         .value("--since", valueName: "YYYY-MM-DD", help: "(with --sign-in-with-apple) when the account was created; default today"),
-        .value("--label", valueName: "L", help: "a display name for the item"),
     ]
 
     var hidesEmail: Bool?
@@ -60,7 +59,7 @@ struct AppleAccountAdd: Sendable {
             server: server, account: account, to: store, hidesEmail: hidesEmail, forwardingAddress: forwardingAddress,
             since: since, label: label)
         let relay = AppleSignIn.isRelayAddress(account) ? " (a Hide My Email relay address)" : ""
-        context.note("saved \(InertText.quoted(account))\(relay) on \(server.display) as a Sign in with Apple account in \(RecordOutput.name(of: store))")
+        context.note("saved \(InertText.quoted(account))\(relay) on \(server.qualified) as a Sign in with Apple account in \(RecordOutput.name(of: store))")
         return .success
     }
 }

@@ -107,11 +107,11 @@ struct AuditCommand: Command {
         let shelf = try VaultAccess.shelf(session, yes: false, context)
         let entries = shelf.accounts(of: serverName, in: options.scope).filter { $0.account == account }
         guard !entries.isEmpty else {
-            throw KeychainError(.itemNotFound, "no saved password for \(InertText.quoted(account)) on \(serverName.display)")
+            throw KeychainError(.itemNotFound, "no saved password for \(InertText.quoted(account)) on \(serverName.qualified)")
         }
         for entry in entries { try shelf.setIgnored(target.problem, action == .ignore, for: entry) }
         let verb = action == .ignore ? "ignoring" : "reporting again"
-        context.note("\(verb) \(target.problem.rawValue) for \(InertText.quoted(account)) on \(serverName.display)")
+        context.note("\(verb) \(target.problem.rawValue) for \(InertText.quoted(account)) on \(serverName.qualified)")
         return .success
     }
 

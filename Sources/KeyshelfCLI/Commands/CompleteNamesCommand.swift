@@ -39,9 +39,9 @@ struct CompleteNamesCommand: Command {
         case .themes:
             names = Theme.names(searchPaths: Theme.searchPaths(environment: context.environment))
         case .servers:
-            names = records(of: nil, context).map(\.server.display)
+            names = records(of: nil, context).map(\.server.qualified)
         case .accounts:
-            guard let server, let serverName = try? ServerName(parsing: server) else { return .success }
+            guard let server, let serverName = try? ServerPattern(parsing: server) else { return .success }
             names = records(of: serverName, context).map(\.account)
         }
         var seen = Set<String>()
@@ -55,7 +55,7 @@ struct CompleteNamesCommand: Command {
 
     /// The unlocked agent's listing, or nothing: a locked vault, no agent,
     /// or any trouble reads as "no names" (Tab must stay silent).
-    private func records(of server: ServerName?, _ context: CommandContext) -> [CredentialRecord] {
+    private func records(of server: ServerPattern?, _ context: CommandContext) -> [CredentialRecord] {
         let directory = VaultAccess.directory(options, context)
         let result = try? AgentClient.perform(.list(server: server, filter: .both), for: directory,
                                               environment: context.environment,

@@ -114,10 +114,14 @@ struct CredentialCommand: Command {
             // git itself only says "terminal prompts disabled"; stdout stays git's.
             if context.unattendedConsent.declinedAny { context.note(error.reason + Self.yesHint) }
             return
+        } catch let error as KeychainError where error.status == .param {
+            // Several accounts and no username= to choose one: git tries its next helper or asks.
+            context.note(error.reason)
+            return
         }
         guard let password = record.password,
               var answer = GitCredential.answer(username: record.account, password: password, oauth: record.oauth, now: Date()) else {
-            context.note("the saved credential for \(server.display) contains a newline, carriage return or NUL, which git cannot carry; not sent")
+            context.note("the saved credential for \(server.qualified) contains a newline, carriage return or NUL, which git cannot carry; not sent")
             return
         }
         context.standardOutput.writeAndWipe(&answer)
@@ -128,7 +132,7 @@ struct CredentialCommand: Command {
         guard let username = credential.username, !username.isEmpty, let password = credential.password else { return }
         let result = try shelf.save(server: server, account: username, password: password, oauth: credential.oauth)
         if result.declined {
-            context.note("kept the saved password for \(InertText.quoted(username)) on \(server.display): the update was declined"
+            context.note("kept the saved password for \(InertText.quoted(username)) on \(server.qualified): the update was declined"
                          + (context.unattendedConsent.declinedAny ? Self.yesHint : ""))
         }
     }
@@ -143,7 +147,7 @@ struct CredentialCommand: Command {
         let username = credential.username.flatMap { $0.isEmpty ? nil : $0 }
         let result = try shelf.erase(server: server, account: username, password: credential.password)
         for account in result.declined {
-            context.note("kept the saved password for \(InertText.quoted(account)) on \(server.display): deleting it was declined"
+            context.note("kept the saved password for \(InertText.quoted(account)) on \(server.qualified): deleting it was declined"
                          + (context.unattendedConsent.declinedAny ? Self.yesHint : ""))
         }
     }

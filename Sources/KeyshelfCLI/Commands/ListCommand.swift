@@ -7,7 +7,7 @@ import KeyshelfVault
 struct ListCommand: Command {
     static let spec = CommandSpec(
         name: "list", summary: "list servers and accounts (no secrets)",
-        positionals: [.init(name: "SERVER", optional: true, help: "only this server")],
+        positionals: [.init(name: "SERVER", optional: true, help: "only this server; without a scheme every protocol matches")],
         shared: [.scope, .jsonListing, .vault, .passwordFD])
 
     var server: String?
@@ -19,7 +19,8 @@ struct ListCommand: Command {
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let serverName = try server.map(ServerArgument.parse)
+        let serverName = try server.map(ServerArgument.pattern)
+        if serverName == nil { return try listEverything(context) }
         let records = try VaultAccess.prepare(options, context).answer(
             .list(server: serverName, filter: options.scope), yes: false, value: \.records
         ) { shelf in (serverName.map { shelf.accounts(of: $0, in: options.scope) } ?? shelf.entries(in: options.scope)).map(\.record) }
@@ -30,6 +31,29 @@ struct ListCommand: Command {
         }
         if let serverName, records.isEmpty {
             throw KeychainError(.itemNotFound, "no saved password for \(serverName.display)")
+        }
+        return .success
+    }
+
+    /// Every web login, then the generic passwords in their own group (issue 13
+    /// rule 4). The agent's `list` carries web logins only, so this opens the
+    /// vault (with the agent's keys when it is unlocked: no Argon2id).
+    private func listEverything(_ context: CommandContext) throws -> ExitCode {
+        let session = try VaultAccess.prepare(options, context).open()
+        defer { session.lock() }
+        let shelf = try VaultAccess.shelf(session, yes: false, context)
+        let records = shelf.entries(in: options.scope).map(\.record)
+        let generics = shelf.genericEntries(in: options.scope)
+        if options.json {
+            var writer = JSONWriter()
+            writer.beginArray()
+            for record in records { try RecordOutput.writeJSON(record, to: &writer) }
+            for entry in generics { try RecordOutput.writeJSON(entry, password: nil, to: &writer) }
+            writer.endArray()
+            context.standardOutput.write(String(decoding: writer.bytes, as: UTF8.self) + "\n")
+        } else {
+            RecordOutput.printLines(records, context)
+            RecordOutput.printLines(generics, context)
         }
         return .success
     }

@@ -58,14 +58,17 @@ struct LoginCommand: Command {
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let serverName = try ServerArgument.parse(server)
+        let pattern = try ServerArgument.pattern(server)
         if let account { _ = try ServerArgument.account(account) }
-        do { try urlCheck?.validate(for: serverName) } catch { throw UsageError(error.reason) }
+        do { try urlCheck?.validate(for: pattern.newServer) } catch { throw UsageError(error.reason) }
         let session = try VaultAccess.unlock(options, context)
         defer { session.lock() }
         let prompt: any LoginPrompt = context.terminal().map { TerminalLoginPrompt(terminal: $0) } ?? NoLoginPrompt()
-        let result = try VaultAccess.shelf(session, yes: options.yes, context)
-            .login(server: serverName, account: account, prompt: prompt, check: urlCheck.map { $0 as any CredentialCheck } ?? check.map { CommandCheck(command: $0) })
+        let shelf = try VaultAccess.shelf(session, yes: options.yes, context)
+        // A scheme-less SERVER is the one server its saved accounts are at (https when none).
+        let serverName = try shelf.server(matching: pattern, account: account) ?? pattern.newServer
+        let result = try shelf.login(server: serverName, account: account, prompt: prompt,
+                                     check: urlCheck.map { $0 as any CredentialCheck } ?? check.map { CommandCheck(command: $0) })
         if options.json {
             try RecordOutput.printJSON(result.record, context)
         } else if let password = result.record.password {
@@ -74,7 +77,7 @@ struct LoginCommand: Command {
             throw CLIError(.failure, "the login flow returned no password")
         }
         if result.record.signInWith == .apple {
-            context.note("\(InertText.quoted(result.record.account)) on \(serverName.display) signs in with Apple: no password ("
+            context.note("\(InertText.quoted(result.record.account)) on \(serverName.qualified) signs in with Apple: no password ("
                          + Keyshelf.appleManagementHint + ")")
         }
         let source = switch result.source {
@@ -82,7 +85,7 @@ struct LoginCommand: Command {
         case .shared: "the shared credentials"
         case .prompt: "the prompt"
         }
-        context.note("using \(InertText.quoted(result.record.account)) on \(serverName.display) from \(source)")
+        context.note("using \(InertText.quoted(result.record.account)) on \(serverName.qualified) from \(source)")
         if let saved = result.saved, saved.declined {
             context.note("the saved password was not replaced everywhere: the update was declined")
         }

@@ -66,7 +66,7 @@ struct OtpCommand: Command {
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let serverName = try ServerArgument.parse(server)
+        let pattern = try ServerArgument.pattern(server)
         if let account { _ = try ServerArgument.account(account) }
         // With --password-fd 0 the master password is the first line and the secret the second.
         let opener = try VaultAccess.prepare(options, context, readsMoreInput: action == .set)
@@ -74,6 +74,8 @@ struct OtpCommand: Command {
         let session = try opener.open()
         defer { session.lock() }
         let shelf = try VaultAccess.shelf(session, yes: options.yes, context)
+        // Without a scheme: the one server the account is saved at (issue 13 rule 1).
+        let serverName = try shelf.server(matching: pattern, account: account, in: options.scope) ?? pattern.newServer
         switch action {
         case .code where clip:
             let now = time ?? Int64(Date().timeIntervalSince1970)
@@ -90,7 +92,7 @@ struct OtpCommand: Command {
             print(result, context)
         case .set:
             try shelf.setOneTimeSecret(secret!, server: serverName, account: account!, in: options.scope)
-            context.note("saved the one-time-code secret of \(InertText.quoted(account!)) on \(serverName.display)")
+            context.note("saved the one-time-code secret of \(InertText.quoted(account!)) on \(serverName.qualified)")
         case .uri:
             let uri = try shelf.oneTimeURI(server: serverName, account: account!, in: options.scope)
             var bytes = Array((uri + "\n").utf8)

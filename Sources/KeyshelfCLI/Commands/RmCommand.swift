@@ -7,29 +7,42 @@ struct RmCommand: Command {
     static let spec = CommandSpec(
         name: "rm", summary: "delete a saved password (asks for consent)",
         positionals: [
-            .init(name: "SERVER", help: "host name, host:port or URL"),
-            .init(name: "ACCOUNT", help: "the user name"),
+            .init(name: "SERVER", help: "host name, host:port or URL; without a scheme, the protocol the account is saved for (with --service: the ACCOUNT)"),
+            .init(name: "ACCOUNT", optional: true, help: "the user name"),
         ],
+        options: [ServerArgument.serviceOption],
         shared: [.scope, .yes, .vault, .passwordFD])
 
-    var server: String
-    var account: String
+    var target: ServerArgument.Target
     var options: SharedOptions
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        server = arguments.positionals[0]
-        account = arguments.positionals[1]
+        target = try ServerArgument.target(arguments, accountRequired: true)
         options = try SharedOptions(arguments)
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let serverName = try ServerArgument.parse(server)
-        let account = try ServerArgument.account(account)
+        let (server, typed): (String?, String) = switch target {
+        case .server(let server, let account): (server, account ?? "")
+        case .service(_, let account): (nil, account ?? "")
+        }
+        let pattern = try server.map(ServerArgument.pattern)
+        let given = try ServerArgument.account(typed)
         let session = try VaultAccess.unlock(options, context)
         defer { session.lock() }
-        let stores = try VaultAccess.shelf(session, yes: options.yes, context)
-            .delete(server: serverName, account: account, in: options.scope)
-        context.note("deleted the password for \(InertText.quoted(account)) on \(serverName.display) \(Self.from(stores))")
+        let shelf = try VaultAccess.shelf(session, yes: options.yes, context)
+        guard let pattern else {
+            guard case .service(let service, _) = target else { return .usage }
+            let store = try shelf.deleteGeneric(service: service, account: given)
+            context.note("deleted the password for \(InertText.quoted(given)) of service \(InertText.quoted(service)) \(Self.from([store]))")
+            return .success
+        }
+        let account = given
+        guard let serverName = try shelf.server(matching: pattern, account: account, in: options.scope) else {
+            throw KeychainError(.itemNotFound, "no saved password for \(InertText.quoted(account)) on \(pattern.display)")
+        }
+        let stores = try shelf.delete(server: serverName, account: account, in: options.scope)
+        context.note("deleted the password for \(InertText.quoted(account)) on \(serverName.qualified) \(Self.from(stores))")
         return .success
     }
 

@@ -14,7 +14,7 @@ struct TerminalLoginPrompt: LoginPrompt {
         if failedAttempts > 0 {
             terminal.write("That credential was refused (\(failedAttempts) so far).\n")
         }
-        terminal.write("Sign in to \(InertText.make(server.display))\n")
+        terminal.write("Sign in to \(InertText.make(server.qualified))\n")
         let accountPrompt = account.map { "Account [\(InertText.make($0))]: " } ?? "Account: "
         guard let typed = try? terminal.readLine(prompt: accountPrompt) else { return nil }
         let chosenAccount = typed.isEmpty ? (account ?? "") : typed

@@ -26,7 +26,7 @@ enum AuditOutput {
     static func printLines(_ findings: [AuditFinding], _ context: CommandContext) {
         var text = ""
         for finding in findings {
-            text += InertText.make(finding.entry.server.display) + "\t" + InertText.make(finding.entry.account)
+            text += InertText.make(finding.entry.server.qualified) + "\t" + InertText.make(finding.entry.account)
             text += "\t" + finding.entry.store.rawValue + "\t" + finding.problems.map(\.rawValue).joined(separator: ",") + "\n"
             for problem in finding.problems {
                 text += "    \(problem.rawValue): \(finding.reasons[problem] ?? "")\n"

@@ -11,12 +11,12 @@ enum HistoryOutput {
     /// Gets the record through the facade over a session opened here (the
     /// agent's keys or the master password), so consent is asked as for
     /// `get`, then prints it with the history of the item it came from.
-    static func run(server: ServerName, account: String?, options: SharedOptions, _ context: CommandContext) throws {
+    static func run(server: ServerPattern, account: String?, options: SharedOptions, _ context: CommandContext) throws {
         let session = try VaultAccess.unlock(options, context)
         defer { session.lock() }
         let record = try VaultAccess.shelf(session, yes: options.yes, context).get(server: server, account: account, in: options.scope)
         guard let password = record.password else {
-            throw CLIError(.failure, "the password for \(InertText.quoted(record.account)) on \(record.server.display) could not be read")
+            throw CLIError(.failure, "the password for \(InertText.quoted(record.account)) on \(record.server.qualified) could not be read")
         }
         let item = try session.contents()[record.store].first {
             !$0.isDeleted && $0.itemClass == .internetPassword && $0.account == record.account

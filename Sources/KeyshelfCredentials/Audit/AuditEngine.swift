@@ -41,7 +41,7 @@ public struct AuditEngine {
         }
 
         for (i, others) in Self.reuse(subjects) {
-            let names = others.prefix(3).map { "\(InertText.quoted(subjects[$0].entry.account)) on \(subjects[$0].entry.server.display)" }
+            let names = others.prefix(3).map { "\(InertText.quoted(subjects[$0].entry.account)) on \(subjects[$0].entry.server.qualified)" }
             let more = others.count > 3 ? " and \(others.count - 3) more" : ""
             found[i][.reused] = "the same password is saved for " + names.joined(separator: ", ") + more
         }

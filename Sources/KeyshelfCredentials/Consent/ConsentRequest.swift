@@ -10,13 +10,17 @@ public enum ConsentRequest: Sendable, Equatable {
     /// Release a shared password for `server` to the associated client `client`
     /// (`get --client`, `credential --client`; docs/associated-domains.md).
     case releaseToClient(client: String, server: ServerName, accounts: [String])
+    /// Overwrite the saved generic password of `account` for `service` (issue 13 rule 4).
+    case updateService(service: String, account: String)
+    /// Delete the saved generic password of `account` for `service`.
+    case deleteService(service: String, account: String)
 
     /// "Update Saved Password?", "Delete Saved Password?" or "Use Saved Password for DOMAIN?".
     public var title: String {
         switch self {
-        case .update: "Update Saved Password?"
-        case .delete: "Delete Saved Password?"
-        case .release(let server, _), .releaseToClient(_, let server, _): "Use Saved Password for \(server.display)?"
+        case .update, .updateService: "Update Saved Password?"
+        case .delete, .deleteService: "Delete Saved Password?"
+        case .release(let server, _), .releaseToClient(_, let server, _): "Use Saved Password for \(server.qualified)?"
         }
     }
 
@@ -24,17 +28,21 @@ public enum ConsentRequest: Sendable, Equatable {
     public var message: String {
         switch self {
         case .update(let server, let account):
-            "Replace the saved password for \(InertText.quoted(account)) on \(server.display)?"
+            "Replace the saved password for \(InertText.quoted(account)) on \(server.qualified)?"
         case .delete(let server, let account):
-            "Remove the saved password for \(InertText.quoted(account)) on \(server.display)? This cannot be undone."
+            "Remove the saved password for \(InertText.quoted(account)) on \(server.qualified)? This cannot be undone."
         case .release(let server, let accounts):
             accounts.count == 1
-                ? "Allow the password for \(InertText.quoted(accounts[0])) on \(server.display) to be used?"
-                : "Choose which saved account on \(server.display) to use (\(accounts.count) accounts)."
+                ? "Allow the password for \(InertText.quoted(accounts[0])) on \(server.qualified) to be used?"
+                : "Choose which saved account on \(server.qualified) to use (\(accounts.count) accounts)."
+        case .updateService(let service, let account):
+            "Replace the saved password for \(InertText.quoted(account)) of service \(InertText.quoted(service))?"
+        case .deleteService(let service, let account):
+            "Remove the saved password for \(InertText.quoted(account)) of service \(InertText.quoted(service))? This cannot be undone."
         case .releaseToClient(let client, let server, let accounts):
             accounts.count == 1
-                ? "Allow \(InertText.quoted(client)) to use the password for \(InertText.quoted(accounts[0])) on \(server.display)?"
-                : "Choose which saved account on \(server.display) \(InertText.quoted(client)) may use (\(accounts.count) accounts)."
+                ? "Allow \(InertText.quoted(client)) to use the password for \(InertText.quoted(accounts[0])) on \(server.qualified)?"
+                : "Choose which saved account on \(server.qualified) \(InertText.quoted(client)) may use (\(accounts.count) accounts)."
         }
     }
 
@@ -44,8 +52,8 @@ public enum ConsentRequest: Sendable, Equatable {
     /// Titles and messages quote accounts the same way.
     public var buttons: [String] {
         switch self {
-        case .update: ["Not Now", "Update"]
-        case .delete: ["Cancel", "Delete"]
+        case .update, .updateService: ["Not Now", "Update"]
+        case .delete, .deleteService: ["Cancel", "Delete"]
         case .release(_, let accounts), .releaseToClient(_, _, let accounts): ["Not Now"] + accounts.map(Self.inert)
         }
     }
@@ -62,7 +70,7 @@ public enum ConsentRequest: Sendable, Equatable {
         switch self {
         case .release(_, let accounts), .releaseToClient(_, _, let accounts):
             if index - 1 < accounts.count { return .chose(account: accounts[index - 1]) }
-        case .update, .delete: break
+        case .update, .delete, .updateService, .deleteService: break
         }
         return .approved
     }

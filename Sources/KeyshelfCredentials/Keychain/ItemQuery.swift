@@ -18,6 +18,9 @@ public struct ItemQuery: Sendable, Equatable {
     public var `protocol`: String?
     /// `kSecAttrPort`; 0 is the protocol's default.
     public var port: Int?
+    /// The port actually used: the item's port, or its protocol's default
+    /// when that is 0 (a scheme-less `host:port` lookup, `ServerPattern`).
+    public var effectivePort: Int?
     /// `kSecAttrPath`.
     public var path: String?
     /// `kSecAttrSecurityDomain`.
@@ -79,6 +82,10 @@ public struct ItemQuery: Sendable, Equatable {
         if let port, pointer.pointee.port != port {
             // An item stored with its scheme's default port spelled out (443) is the same server as port 0.
             guard port == 0, pointer.pointee.port == ServerName.defaultPort(scheme: pointer.pointee.protocol) else { return false }
+        }
+        if let effectivePort {
+            let port = pointer.pointee.port
+            guard (port != 0 ? port : ServerName.defaultPort(scheme: pointer.pointee.protocol)) == effectivePort else { return false }
         }
         if let `protocol`, pointer.pointee.protocol != `protocol` { return false }
         if let service, pointer.pointee.service != service { return false }

@@ -167,7 +167,7 @@ public struct LocalStore: Sendable {
     static func describe(_ item: Item) -> String {
         switch item.itemClass {
         case .internetPassword:
-            let server = item.serverName?.display ?? item.server
+            let server = item.serverName?.qualified ?? item.server
             return "the password for \(InertText.quoted(item.account)) on \(server)"
         case .genericPassword:
             return "the password for \(InertText.quoted(item.account)) of service \(InertText.quoted(item.service))"
@@ -179,7 +179,7 @@ public struct LocalStore: Sendable {
         if let account = query.account { parts.append("\(InertText.quoted(account))") }
         if let server = query.server {
             let name = ServerName(host: server, port: query.port ?? 0, scheme: query.protocol ?? "https")
-            parts.append("on \(name.display)")
+            parts.append("on \(name.qualified)")
         }
         if let service = query.service { parts.append("of service \(InertText.quoted(service))") }
         return parts.isEmpty ? "no matching item" : "no saved password for " + parts.joined(separator: " ")

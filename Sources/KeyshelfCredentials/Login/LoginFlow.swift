@@ -45,8 +45,9 @@ public struct LoginResult: Sendable {
     /// The credential to use.
     public var record: CredentialRecord
     public var source: LoginSource
-    /// What step 5 saved; nil when nothing was saved (a stored credential was
-    /// used, or `saveOnSuccess` was off).
+    /// What step 5 saved; nil when nothing was saved (a local credential was
+    /// used, or `saveOnSuccess` was off). A shared credential that worked
+    /// reports the local store's outcome and `shared: .unchanged`.
     public var saved: SaveResult?
 }
 
@@ -60,10 +61,12 @@ public struct LoginResult: Sendable {
 ///    (`Keyshelf.save`, so changing an existing shared password asks consent);
 ///    a refused one saves nothing and the flow returns to 3.
 ///
-/// A credential found in step 1 or 2 is not saved again: it is already
-/// stored, and a `…ThisDeviceOnly` local item must never reach the shared file.
-/// A Sign in with Apple account found there is returned as it is (its record's
-/// `signInWith` is `.apple`, no password): there is nothing to check, prompt or save.
+/// A credential found in step 2 that works is saved to the local store
+/// (DESIGN §4; issue 13 rule 3); one found in step 1 is never copied to the
+/// shared file (a `…ThisDeviceOnly` item must not leave the device).
+/// A Sign in with Apple account found in step 1 or 2 is returned as it is (its
+/// record's `signInWith` is `.apple`, no password): there is nothing to
+/// check, prompt or save.
 public struct LoginFlow {
     public var prompt: any LoginPrompt
     public var check: (any CredentialCheck)?
@@ -100,7 +103,10 @@ public struct LoginFlow {
         }
         if let found, let password = found.password {
             if try accepted(server: server, account: found.account, password: password) {
-                return LoginResult(record: found, source: found.store == .local ? .local : .shared, saved: nil)
+                guard found.store == .shared, saveOnSuccess else {
+                    return LoginResult(record: found, source: found.store == .local ? .local : .shared, saved: nil)
+                }
+                return LoginResult(record: found, source: .shared, saved: try keepLocally(found, password: password, in: shelf))
             }
             failed = 1
             knownAccount = found.account
@@ -109,7 +115,7 @@ public struct LoginFlow {
         while true {
             let suggestion = try shelf.generatePassword(for: server)
             guard let typed = prompt.credential(for: server, account: knownAccount, suggestion: suggestion, failedAttempts: failed) else {
-                throw KeychainError.canceled("the login for \(server.display) was canceled")
+                throw KeychainError.canceled("the login for \(server.qualified) was canceled")
             }
             guard !typed.account.isEmpty else { throw KeychainError.param("the account is empty") }
             if try accepted(server: server, account: typed.account, password: typed.password) {
@@ -121,8 +127,20 @@ public struct LoginFlow {
             refused += 1
             knownAccount = typed.account
             if refused >= maxAttempts {
-                throw KeychainError(.authFailed, "\(server.display) refused the credential \(refused) times")
+                throw KeychainError(.authFailed, "\(server.qualified) refused the credential \(refused) times")
             }
+        }
+    }
+
+    /// A shared credential that worked is saved to the local store (the
+    /// reference's listing 3: request, log in, `saveCredentialsToKeychain`);
+    /// the shared record stays as it is. A declined update leaves `local` nil.
+    private func keepLocally(_ record: CredentialRecord, password: Secret, in shelf: Keyshelf) throws -> SaveResult {
+        do {
+            let outcome = try shelf.add(server: record.server, account: record.account, password: password, to: .local)
+            return SaveResult(local: outcome, shared: .unchanged)
+        } catch let error as KeychainError where error.status == .userCanceled {
+            return SaveResult(local: nil, shared: .unchanged)
         }
     }
 

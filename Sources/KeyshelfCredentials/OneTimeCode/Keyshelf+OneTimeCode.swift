@@ -74,14 +74,14 @@ extension Keyshelf {
         try mutate { items, consent in
             let query = ItemQuery.internet(server, account: account)
             guard let store = filter.stores.first(where: { items[$0].contains(where: query.matches) }) else {
-                throw KeychainError.notFound("no saved account \(InertText.quoted(account)) on \(server.display); add it first with `keyshelf add`")
+                throw KeychainError.notFound("no saved account \(InertText.quoted(account)) on \(server.qualified); add it first with `keyshelf add`")
             }
             try Self.editing(store, of: &items) { local in
                 let index = local.items.firstIndex(inPlace: query.matches)!
                 let current = local.items[index].otpauth
                 if current == uri { return }
                 if !current.isEmpty, consent.ask(.update(server: server, account: account)) == .declined {
-                    throw KeychainError.canceled("replacing the one-time-code secret of \(InertText.quoted(account)) on \(server.display) was declined")
+                    throw KeychainError.canceled("replacing the one-time-code secret of \(InertText.quoted(account)) on \(server.qualified) was declined")
                 }
                 local.items[index].otpauth = uri
                 local.items[index].modificationDate = now
@@ -104,14 +104,14 @@ extension Keyshelf {
             if store == .shared || alwaysAsk {
                 switch consent.ask(.release(server: server, accounts: withSecret.map(\.account))) {
                 case .declined:
-                    throw KeychainError.canceled("releasing the one-time code of \(InertText.quoted(chosen.account)) on \(server.display) was declined")
+                    throw KeychainError.canceled("releasing the one-time code of \(InertText.quoted(chosen.account)) on \(server.qualified) was declined")
                 case .approved: break
                 case .chose(let name): chosen = withSecret.first { $0.account == name } ?? chosen
                 }
             }
             if chosen.accessControl == .userPresence {
                 let local = LocalStore(items: snapshot[store])
-                _ = try withUserPresence(reason: "use the one-time code for \(InertText.quoted(chosen.account)) on \(server.display)") { check in
+                _ = try withUserPresence(reason: "use the one-time code for \(InertText.quoted(chosen.account)) on \(server.qualified)") { check in
                     try local.copyMatching(.item(chosen.id), limit: .one, returnData: true, userPresence: check)
                 }
             }
@@ -119,9 +119,9 @@ extension Keyshelf {
         }
         let who = account.map { "\(InertText.quoted($0)) on " } ?? ""
         if anyAccount {
-            throw KeychainError.notFound("\(who)\(server.display) has no one-time-code secret; add one with `keyshelf otp set`")
+            throw KeychainError.notFound("\(who)\(server.qualified) has no one-time-code secret; add one with `keyshelf otp set`")
         }
-        throw KeychainError.notFound("no saved account for \(who)\(server.display)")
+        throw KeychainError.notFound("no saved account for \(who)\(server.qualified)")
     }
 
     /// Saves the HOTP counter + 1 in the locked write and returns the secret
@@ -132,7 +132,7 @@ extension Keyshelf {
         return try mutate { items, _ in
             try Self.editing(store, of: &items) { local in
                 guard let index = local.items.firstIndex(inPlace: ItemQuery.item(item.id).matches) else {
-                    throw KeychainError.notFound("the account \(InertText.quoted(item.account)) on \(server.display) is gone")
+                    throw KeychainError.notFound("the account \(InertText.quoted(item.account)) on \(server.qualified) is gone")
                 }
                 let current = try Self.parsedSecret(local.items[index], server: server)
                 guard current.kind == .hotp, current.counter < UInt64(Int.max) else { return current }
@@ -151,7 +151,7 @@ extension Keyshelf {
         do {
             return try OTPAuth.parse(item.otpauth)
         } catch {
-            throw KeychainError(.param, "the one-time-code secret of \(InertText.quoted(item.account)) on \(server.display) cannot be used (\(error.reason)); replace it with `keyshelf otp set`")
+            throw KeychainError(.param, "the one-time-code secret of \(InertText.quoted(item.account)) on \(server.qualified) cannot be used (\(error.reason)); replace it with `keyshelf otp set`")
         }
     }
 }

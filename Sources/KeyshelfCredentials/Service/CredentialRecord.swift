@@ -36,6 +36,9 @@ public struct CredentialRecord: Sendable, Equatable, Encodable {
     public var store: Store
     /// `.apple` for a Sign in with Apple account, which has no password (DESIGN §13).
     public var signInWith: SignInMethod = .password
+    /// Label, notes and dates of the item (`get --json`, issue 13 rule 5); nil
+    /// where not read (listings, the agent's records).
+    public var metadata: ItemMetadata?
     /// The port as the Shared Web Credentials calls report it: nil when 443.
     public var port: Int? { server.reportedPort }
 
@@ -51,6 +54,7 @@ public struct CredentialRecord: Sendable, Equatable, Encodable {
         self.init(server: server, account: item.account, password: item.password, store: .local)
         oauth = OAuthAttributes(of: item)
         signInWith = SignInMethod(of: item)
+        metadata = ItemMetadata(item)
     }
 
     /// A released shared credential as a record of the shared store.
@@ -76,6 +80,23 @@ public struct CredentialRecord: Sendable, Equatable, Encodable {
         try c.encodeIfPresent(port, forKey: .port)
         try c.encode(store.rawValue, forKey: .store)
         if signInWith != .password { try c.encode(signInWith.rawValue, forKey: .signInWith) }
+    }
+}
+
+/// What an item says about itself besides its key and secret.
+public struct ItemMetadata: Sendable, Equatable {
+    /// `kSecAttrLabel`.
+    public var label: String
+    /// `kSecAttrComment`: the notes, possibly several lines.
+    public var notes: String
+    public var created: Date
+    public var modified: Date
+
+    init(_ item: Item) {
+        label = item.label
+        notes = item.comment
+        created = item.creationDate
+        modified = item.modificationDate
     }
 }
 

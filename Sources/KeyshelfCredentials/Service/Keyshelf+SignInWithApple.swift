@@ -40,18 +40,6 @@ extension Keyshelf {
         }
     }
 
-    /// The error `get` gives when the only matches are Sign in with Apple
-    /// accounts: not found, saying there is no password to release; nil when none matches.
-    func noPasswordToRelease(server: ServerName, account: String?, in filter: StoreFilter) -> KeychainError? {
-        let query = ItemQuery.internet(server, account: account)
-        for store in filter.stores {
-            if let apple = snapshot[store].first(where: { $0.signInWithApple != nil && query.matches($0) }) {
-                return Self.signsInWithApple(apple.account, server)
-            }
-        }
-        return nil
-    }
-
     /// Login-flow step 2 for Sign in with Apple: the first (by account)
     /// shared Apple account matching, when no shared password record does (a
     /// password record asks the release consent instead). Its record holds no

@@ -41,10 +41,10 @@ public struct SharedWebCredentials: Sendable {
         let existing = items.firstIndex(inPlace: query.matches)
         guard let password else {
             guard let existing else {
-                throw KeychainError.notFound("no shared password for \(InertText.quoted(account)) on \(server.display)")
+                throw KeychainError.notFound("no shared password for \(InertText.quoted(account)) on \(server.qualified)")
             }
             guard consent.ask(.delete(server: server, account: account)) != .declined else {
-                throw KeychainError.canceled("deleting the password for \(InertText.quoted(account)) on \(server.display) was declined")
+                throw KeychainError.canceled("deleting the password for \(InertText.quoted(account)) on \(server.qualified) was declined")
             }
             items[existing].markDeleted(at: now)
             return .deleted
@@ -67,7 +67,7 @@ public struct SharedWebCredentials: Sendable {
             return OAuthAttributes.update(&items, at: existing, to: oauth, now: now) ? .updated : .unchanged
         }
         guard OAuthAttributes.rotates(items[existing], to: oauth) || consent.ask(.update(server: server, account: account)) != .declined else {
-            throw KeychainError.canceled("updating the password for \(InertText.quoted(account)) on \(server.display) was declined")
+            throw KeychainError.canceled("updating the password for \(InertText.quoted(account)) on \(server.qualified) was declined")
         }
         items[existing].replacePassword(with: password, at: now)
         if let comment { items[existing].comment = comment }
@@ -116,7 +116,7 @@ public struct SharedWebCredentials: Sendable {
         guard !released.isEmpty else {
             let servers = byServer.keys.sorted()
             let what = servers.count == 1
-                ? "for \(byServer[servers[0]]!.map { InertText.quoted($0.account) }.sorted().joined(separator: ", ")) on \(servers[0].display)"
+                ? "for \(byServer[servers[0]]!.map { InertText.quoted($0.account) }.sorted().joined(separator: ", ")) on \(servers[0].qualified)"
                 : "for \(servers.count) servers"
             throw KeychainError.canceled("releasing the saved password \(what) was declined")
         }
@@ -144,7 +144,7 @@ public struct SharedWebCredentials: Sendable {
     private static func check(account: String, password: Secret?, server: ServerName) throws {
         guard !account.isEmpty else { throw KeychainError.param("the account is empty") }
         if let password {
-            try PasswordText.validate(password, for: "the password for \(InertText.quoted(account)) on \(server.display)")
+            try PasswordText.validate(password, for: "the password for \(InertText.quoted(account)) on \(server.qualified)")
         }
     }
 

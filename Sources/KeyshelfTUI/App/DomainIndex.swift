@@ -9,7 +9,9 @@ import Foundation
 public struct DomainIndex: Sendable {
     /// One row of the domain pane.
     public struct Domain: Sendable, Equatable {
-        /// `server` or `server:port`.
+        /// What the row stands for.
+        public var id: ShelfDomain
+        /// `server` or `server:port`, with `scheme://` when not https.
         public var title: String
         /// Indexes into `records` of this domain's accounts, in the shelf's order.
         public var members: [Int]
@@ -30,23 +32,23 @@ public struct DomainIndex: Sendable {
     public init(records: [ShelfEntry]) {
         self.records = records
         var domains: [Domain] = []
-        var position: [String: Int] = [:]
-        // At most one domain per record; growing the table step by step would rehash every title.
+        var position: [ShelfDomain: Int] = [:]
+        // At most one domain per record; growing the table step by step would rehash every domain.
         position.reserveCapacity(records.count)
-        var previousTitle: String?
+        var previous: ShelfDomain?
         var current = -1
         for i in records.indices {
-            let title = records[i].serverWithPort
-            if title != previousTitle {
+            let domain = records[i].domain
+            if domain != previous {
                 // Records of one server usually arrive together; look up only at a change.
-                if let known = position[title] {
+                if let known = position[domain] {
                     current = known
                 } else {
                     current = domains.count
-                    position[title] = current
-                    domains.append(Domain(title: title, members: [], hasLocal: false, hasShared: false))
+                    position[domain] = current
+                    domains.append(Domain(id: domain, title: records[i].serverWithPort, members: [], hasLocal: false, hasShared: false))
                 }
-                previousTitle = title
+                previous = domain
             }
             domains[current].members.append(i)
             if records[i].store == .local { domains[current].hasLocal = true } else { domains[current].hasShared = true }
@@ -139,8 +141,8 @@ public struct DomainIndex: Sendable {
         return domain.members.filter { records[$0].account.lowercased().contains(needle) }
     }
 
-    /// The position in `visible` of the domain titled `title`, if shown.
-    public func position(ofTitle title: String) -> Int? {
-        visible.firstIndex { domains[$0].title == title }
+    /// The position in `visible` of `domain`, if shown.
+    public func position(of domain: ShelfDomain) -> Int? {
+        visible.firstIndex { domains[$0].id == domain }
     }
 }

@@ -12,6 +12,8 @@ public final class KeyshelfShelf: Shelf {
     private let vault: PromptCheckedVault
     private let onLock: () -> Void
     private var entries: [CredentialEntry] = []
+    /// The generic passwords shown after the servers (issue 13 rule 4).
+    private var generics: [GenericEntry] = []
 
     /// - Parameters:
     ///   - vault: where the items live (an unlocked `VaultSession`, or a `MemoryVault`).
@@ -31,15 +33,23 @@ public final class KeyshelfShelf: Shelf {
         // together: build each server's title once.
         for domain in keyshelf.domains() {
             let server = domain.server.displayHost, port = domain.server.reportedPort
-            let title = ShelfEntry.title(server: server, port: port)
+            let title = domain.server.qualified, shelfDomain = ShelfDomain.server(domain.server)
             // By index: binding each entry would copy all its strings.
             for i in records.count..<(records.count + domain.accountCount) {
-                records.append(ShelfEntry(id: entries[i].id, server: server, port: port, serverWithPort: title,
+                records.append(ShelfEntry(id: entries[i].id, server: server, port: port, serverWithPort: title, domain: shelfDomain,
                                           account: entries[i].account, store: entries[i].store, creationDate: entries[i].creationDate,
                                           modificationDate: entries[i].modificationDate, comment: entries[i].comment,
                                           requiresUserPresence: entries[i].accessControl == .userPresence,
                                           signInWithApple: entries[i].signInWithApple))
+                records[i].label = entries[i].label
             }
+        }
+        generics = keyshelf.genericEntries()
+        for entry in generics {
+            records.append(ShelfEntry(id: entry.id, server: entry.service, domain: .service(entry.service), account: entry.account,
+                                      store: entry.store, creationDate: entry.creationDate, modificationDate: entry.modificationDate,
+                                      comment: entry.comment, requiresUserPresence: entry.accessControl == .userPresence))
+            records[records.count - 1].label = entry.label
         }
         return records
     }
@@ -47,7 +57,7 @@ public final class KeyshelfShelf: Shelf {
     public func auditFindings() throws -> [ShelfFinding] {
         try keyshelf.audit(with: AuditEngine()).findings.map { finding in
             ShelfFinding(id: finding.entry.id,
-                         serverWithPort: ShelfEntry.title(server: finding.entry.server.displayHost, port: finding.entry.server.reportedPort),
+                         serverWithPort: finding.entry.server.qualified,
                          account: finding.entry.account, store: finding.entry.store,
                          problems: finding.problems.map { ($0.rawValue, finding.reasons[$0] ?? "") })
         }
@@ -78,6 +88,9 @@ public final class KeyshelfShelf: Shelf {
     }
 
     public func password(of record: ShelfEntry, for purpose: RevealPurpose, prompts: UserPrompts) throws -> Secret {
+        if let generic = generics.first(where: { $0.id == record.id }) {
+            return try asking(prompts) { try keyshelf.reveal(generic, for: purpose) }
+        }
         let entry = try entry(record)
         return try asking(prompts) { try keyshelf.reveal(entry, for: purpose) }
     }
@@ -90,6 +103,14 @@ public final class KeyshelfShelf: Shelf {
     }
 
     public func update(_ record: ShelfEntry, account: String, password: Secret?, comment: String, prompts: UserPrompts) throws {
+        if let generic = generics.first(where: { $0.id == record.id }) {
+            guard account == generic.account else { throw KeychainError(.param, "a generic password's account cannot be renamed here") }
+            return try asking(prompts) {
+                let password = try password ?? keyshelf.reveal(generic, for: .show)
+                _ = try keyshelf.addGeneric(service: generic.service, account: account, password: password,
+                                            comment: comment == generic.comment ? nil : comment)
+            }
+        }
         let entry = try entry(record)
         try asking(prompts) {
             try keyshelf.update(entry, CredentialChanges(account: account == entry.account ? nil : account, password: password,
@@ -97,7 +118,22 @@ public final class KeyshelfShelf: Shelf {
         }
     }
 
+    public func editMetadata(_ record: ShelfEntry, account: String, label: String?, server: String?, store: Store?, prompts: UserPrompts) throws {
+        guard label != nil || server != nil || store != nil else { return }
+        if let generic = generics.first(where: { $0.id == record.id }) {
+            return try asking(prompts) { try keyshelf.editGeneric(service: generic.service, account: account, MetadataChanges(label: label)) }
+        }
+        let entry = try entry(record)
+        let changes = MetadataChanges(label: label, server: try server.map { try ServerName(parsing: $0) }, store: store)
+        try asking(prompts) {
+            _ = try keyshelf.edit(server: ServerPattern(entry.server), account: account, in: entry.store == .local ? .local : .shared, changes)
+        }
+    }
+
     public func delete(_ record: ShelfEntry, prompts: UserPrompts) throws {
+        if let generic = generics.first(where: { $0.id == record.id }) {
+            return try asking(prompts) { _ = try keyshelf.deleteGeneric(service: generic.service, account: generic.account) }
+        }
         let entry = try entry(record)
         try asking(prompts) { try keyshelf.delete(entry) }
     }
@@ -107,8 +143,7 @@ public final class KeyshelfShelf: Shelf {
         return (try recipe.generate(), recipe.summary)
     }
 
-    public func login(server: String, prompts: UserPrompts) throws -> ShelfEntry? {
-        let name = try ServerName(parsing: server)
+    public func login(server name: ServerName, prompts: UserPrompts) throws -> ShelfEntry? {
         let result = try asking(prompts) { try keyshelf.login(server: name, prompt: PromptBridge(prompts, verify: vault.verifyForPrompt)) }
         _ = try records()
         guard let match = entries.first(where: {
@@ -125,6 +160,10 @@ public final class KeyshelfShelf: Shelf {
         let report = try Importer.commit(plan, vault: keyshelf.vault, consent: PromptBridge(prompts, verify: vault.verifyForPrompt))
         try keyshelf.reload()
         return report
+    }
+
+    public func refreshIfChanged() throws -> Bool {
+        try keyshelf.refresh()
     }
 
     public func lock() {
@@ -158,7 +197,7 @@ final class PromptBridge: Consent, UserPresencePrompt, LoginPrompt, @unchecked S
     }
 
     func credential(for server: ServerName, account: String?, suggestion: Secret, failedAttempts: Int) -> PromptedCredential? {
-        prompts?.askCredential(server: server.display, account: account, suggestion: suggestion, failedAttempts: failedAttempts)
+        prompts?.askCredential(server: server.qualified, account: account, suggestion: suggestion, failedAttempts: failedAttempts)
             .map { PromptedCredential(account: $0.account, password: $0.password) }
     }
 }

@@ -38,6 +38,10 @@ public protocol Shelf: AnyObject {
     func add(server: String, account: String, password: Secret, store: Store, comment: String, prompts: UserPrompts) throws
     /// Changes account, password (nil keeps it) or comment; asks consent when a saved password changes.
     func update(_ record: ShelfEntry, account: String, password: Secret?, comment: String, prompts: UserPrompts) throws
+    /// Changes the label, server (a host, `host:port` or URL as typed) or store
+    /// of `record` (whose account is now `account`); nil leaves each as it is.
+    /// Moving onto a saved item asks consent first (issue 13 rule 5).
+    func editMetadata(_ record: ShelfEntry, account: String, label: String?, server: String?, store: Store?, prompts: UserPrompts) throws
     /// Deletes after consent; declining throws `ConsentDeclined` and changes nothing.
     func delete(_ record: ShelfEntry, prompts: UserPrompts) throws
     /// A new password for `server` (a host, `host:port` or URL as typed; nil or
@@ -45,8 +49,8 @@ public protocol Shelf: AnyObject {
     /// (DESIGN §3, §11), with a line saying which (`PasswordRecipe.summary`).
     /// - Throws: an error whose description says what to fix (a saved rule that cannot be used).
     func generatePassword(for server: String?) throws -> (password: Secret, summary: String)
-    /// The login flow for `server` (DESIGN §4); returns the entry to use, or nil when nothing was chosen.
-    func login(server: String, prompts: UserPrompts) throws -> ShelfEntry?
+    /// The login flow for `server` (DESIGN §4), scheme included; returns the entry to use, or nil when nothing was chosen.
+    func login(server: ServerName, prompts: UserPrompts) throws -> ShelfEntry?
     /// Reads the CSV export at `path` (never modifying it) and plans importing it
     /// into `store` against the saved items; writes nothing (issue 5, docs/import.md).
     /// - Parameter format: nil detects the format from the header line (DESIGN §9).
@@ -69,6 +73,10 @@ public protocol Shelf: AnyObject {
     /// The code of `record` to copy at `time` and the Unix second it is valid
     /// from (the next period's when too few seconds are left; `OTPAuth.copyTime`).
     func oneTimeCodeToCopy(of record: ShelfEntry, at time: Int64, prompts: UserPrompts) throws -> (code: OneTimeCode, validFrom: Int64)
+    /// Reads the vault again when another process changed it since the last
+    /// `records()` (cheap when nothing changed: the vault checks its files).
+    /// - Returns: whether it changed; `records()` then gives the new items.
+    func refreshIfChanged() throws -> Bool
     /// Wipes the keys from memory; the shelf is unusable afterwards.
     func lock()
 }

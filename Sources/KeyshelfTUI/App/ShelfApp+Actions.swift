@@ -15,7 +15,7 @@ extension ShelfApp {
             Form.Field(label: "Account", input: .text(TextField())),
             Form.Field(label: "Password", input: .secret(secret), hint: "Ctrl-G generates one"),
             Form.Field(label: "Store", input: .choice(["shared", "local"], selected: 0), hint: "Space switches"),
-            Form.Field(label: "Notes", input: .text(TextField())),
+            Self.notesField(""),
         ], generatorField: 2)
         form.focus(on: server.isEmpty ? 0 : 1)
         run(form, generatorServer: { form.text(at: 0) }) {
@@ -57,7 +57,11 @@ extension ShelfApp {
         let form = Form(title: "Edit \(record.account) · \(record.serverWithPort)", fields: [
             Form.Field(label: "Account", input: .text(TextField(record.account))),
         ] + passwordFields + [
-            Form.Field(label: "Notes", input: .text(TextField(record.comment))),
+            Self.notesField(record.comment),
+            Form.Field(label: "Label", input: .text(TextField(record.label))),
+            Form.Field(label: "Server", input: .text(TextField(record.domain.server == nil ? "" : record.serverWithPort)),
+                       hint: record.domain.server == nil ? "a generic password has no server" : "host, host:port or URL"),
+            Form.Field(label: "Store", input: .choice(["shared", "local"], selected: record.store == .shared ? 0 : 1), hint: "Space switches"),
         ], generatorField: apple ? nil : 1)
         run(form, generatorServer: { record.serverWithPort }) {
             let account = form.text(at: 0)?.trimmingCharacters(in: .whitespaces) ?? ""
@@ -69,6 +73,11 @@ extension ShelfApp {
             do {
                 try shelf.update(record, account: account, password: secret.isEmpty ? nil : secret.secret(),
                                  comment: form.text(at: notesField) ?? "", prompts: self)
+                let label = form.text(at: notesField + 1) ?? record.label, server = form.text(at: notesField + 2) ?? ""
+                let store: Store = form.choice(at: notesField + 3) == 1 ? .local : .shared
+                try shelf.editMetadata(record, account: account, label: label == record.label ? nil : label,
+                                       server: server == record.serverWithPort || server.isEmpty ? nil : server,
+                                       store: store == record.store ? nil : store, prompts: self)
             } catch let declined as ConsentDeclined {
                 setStatus(declined.description)
                 return nil
@@ -130,8 +139,10 @@ extension ShelfApp {
 
     func runLogin() {
         guard let domain = selectedDomain else { return setStatus("Select a domain first.", error: true) }
+        guard let server = domain.id.server else { return setStatus("The login flow is for web domains.", error: true) }
         do {
-            if let record = try shelf.login(server: domain.title, prompts: self) {
+            // The domain's own server, scheme included: its title is never parsed again (an http domain stays http).
+            if let record = try shelf.login(server: server, prompts: self) {
                 reload(select: record.id)
                 pane = .accounts
                 setStatus(record.signInWithApple != nil
@@ -145,5 +156,14 @@ extension ShelfApp {
         } catch {
             setStatus("\(error)", error: true)
         }
+    }
+}
+
+extension ShelfApp {
+    /// The notes field of the add and edit forms: several lines, Enter adds one, Ctrl-S saves.
+    static func notesField(_ notes: String) -> Form.Field {
+        var field = Form.Field(label: "Notes", input: .text(TextField(notes)), hint: "Enter adds a line · Ctrl-S saves")
+        field.multiline = true
+        return field
     }
 }

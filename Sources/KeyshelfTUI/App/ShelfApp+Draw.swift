@@ -147,6 +147,7 @@ extension ShelfApp {
         var lines: [(String, String, Role)] = []
         lines.append(("Account", record.account, .normal))
         lines.append(("Server", record.serverWithPort, .normal))
+        if !record.label.isEmpty { lines.append(("Label", record.label, .normal)) }
         if let apple = record.signInWithApple {
             lines += AppleBadge.detail(apple, account: record.account, width: valueWidth)
         } else if let revealed, revealed.id == record.id {

@@ -106,11 +106,11 @@ extension ShelfApp {
     /// Empties the search and shows every domain again, keeping the selected
     /// domain and account selected (the first domain when nothing was selected).
     func clearSearch() {
-        let domain = selectedDomain?.title
+        let domain = selectedDomain?.id
         let account = selectedRecord?.id
         searchField = TextField()
         applySearch()
-        if let domain, let position = index.position(ofTitle: domain) {
+        if let domain, let position = index.position(of: domain) {
             domainList.select(position)
             syncAccounts(select: account)
         }

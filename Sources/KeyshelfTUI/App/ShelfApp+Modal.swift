@@ -196,9 +196,18 @@ extension ShelfApp: UserPrompts {
 
     func showDetailDialog() {
         guard let record = selectedRecord else { return }
-        var lines = ["Account:  \(record.account)", "Server:   \(record.serverWithPort)",
-                     "Store:    \(record.store.rawValue)", "Created:  \(DateText.format(record.creationDate))",
-                     "Modified: \(DateText.format(record.modificationDate))"]
+        // Everything the detail pane shows, and more (issue 13 rule 5).
+        var lines = ["Account:  \(record.account)"]
+        switch record.domain {
+        case .server(let server):
+            lines += ["Server:   \(record.serverWithPort)", "Protocol: \(server.scheme), port \(server.effectivePort)"]
+        case .service(let name):
+            lines.append("Service:  \(name) (generic password)")
+        }
+        if !record.label.isEmpty { lines.append("Label:    \(record.label)") }
+        lines += ["Store:    \(record.store == .local ? "local (this device only)" : "shared (synced)")",
+                  "Created:  \(DateText.format(record.creationDate))", "Modified: \(DateText.format(record.modificationDate))"]
+        if record.requiresUserPresence { lines.append("Access:   master password asked before reveal") }
         if !record.comment.isEmpty { lines.append("Notes:\n\(record.comment)") }
         _ = present(Dialog(title: record.account, message: lines.joined(separator: "\n"), buttons: ["Close"]))
     }

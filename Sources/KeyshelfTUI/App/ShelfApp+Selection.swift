@@ -1,12 +1,13 @@
 import Foundation
+import KeyshelfCredentials
 import KeyshelfVault
 
 extension ShelfApp {
     /// The browser's selection by identity (domain, account, store, pane), kept
     /// across a lock so the unlocked browser shows the same place. No secret inside.
     public struct Selection: Equatable, Sendable {
-        /// The domain pane's title (`server` or `server:port`).
-        public var server: String
+        /// The selected domain (by value: scheme, host and port).
+        public var domain: ShelfDomain
         /// The selected account of that domain, nil when the domain has none selected.
         public var account: String?
         public var store: Store?
@@ -17,7 +18,7 @@ extension ShelfApp {
     public var selection: Selection? {
         guard let domain = selectedDomain else { return nil }
         let record = selectedRecord
-        return Selection(server: domain.title, account: record?.account, store: record?.store, pane: pane)
+        return Selection(domain: domain.id, account: record?.account, store: record?.store, pane: pane)
     }
 
     /// Selects `selection` again when its domain (and account) is still shown;
@@ -27,11 +28,11 @@ extension ShelfApp {
             searchField = TextField()
             applySearch()
         }
-        guard let position = index.position(ofTitle: selection.server) else { return }
+        guard let position = index.position(of: selection.domain) else { return }
         domainList.select(position)
         accountList = ListState()
         let match = index.records.first {
-            $0.serverWithPort == selection.server && $0.account == selection.account && $0.store == selection.store
+            $0.domain == selection.domain && $0.account == selection.account && $0.store == selection.store
         }
         syncAccounts(select: match?.id)
         pane = selection.pane

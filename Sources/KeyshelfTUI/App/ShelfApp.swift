@@ -63,7 +63,7 @@ public final class ShelfApp {
     /// Reads the records again from the shelf, keeping the selection where it can
     /// (or moving it to the record `id`).
     func reload(select id: UUID? = nil) {
-        let previousTitle = selectedDomain?.title
+        let previousDomain = selectedDomain?.id
         let previousAccount = selectedRecord?.id
         do {
             index = DomainIndex(records: try shelf.records())
@@ -75,7 +75,7 @@ public final class ShelfApp {
         }
         index.filter(searchField.text)
         domainList.setCount(index.visible.count)
-        if let previousTitle, let pos = index.position(ofTitle: previousTitle) {
+        if let previousDomain, let pos = index.position(of: previousDomain) {
             domainList.select(pos)
         }
         syncAccounts(select: previousAccount)
@@ -93,7 +93,7 @@ public final class ShelfApp {
 
     /// Selects the record `id` in both panes, when it is shown.
     func select(id: UUID) {
-        guard let record = index.records.first(where: { $0.id == id }), let pos = index.position(ofTitle: record.serverWithPort) else { return }
+        guard let record = index.records.first(where: { $0.id == id }), let pos = index.position(of: record.domain) else { return }
         domainList.select(pos)
         accountList = ListState()
         syncAccounts(select: id)
@@ -135,9 +135,12 @@ public final class ShelfApp {
                 screen.refresh()
                 return .locked
             }
-            guard let key = nextKey() else {
+            let key = nextKey()
+            // Each key and each timer tick: show what other processes changed (issue 13 rule 7).
+            let changed = pickUpOutsideChanges()
+            guard let key else {
                 // Only what changed reaches the terminal: curses sends the difference.
-                if oneTimeCodeTick() { draw() }
+                if oneTimeCodeTick() || changed { draw() }
                 continue
             }
             if key == .closed { return .quit }

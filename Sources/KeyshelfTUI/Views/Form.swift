@@ -2,6 +2,7 @@ import KeyshelfCrypto
 
 /// A modal form of labelled fields with inline errors: Tab/Down and Shift-Tab/Up
 /// move between fields, Enter on the last field (or Ctrl-S anywhere) submits, Esc cancels;
+/// in a multi-line text field (notes) Enter adds a line and only Ctrl-S saves;
 /// Ctrl-G asks for the generator when the form has a `generatorField`.
 public final class Form {
     /// One input of a form.
@@ -22,6 +23,8 @@ public final class Form {
         public var error: String?
         /// A hint shown dimmed under the field when there is no error.
         public var hint: String?
+        /// Enter adds a line instead of moving on (notes, issue 13 rule 5).
+        public var multiline = false
         public init(label: String, input: Input, hint: String? = nil) {
             self.label = label
             self.input = input
@@ -56,7 +59,8 @@ public final class Form {
 
     /// The key hints at the bottom: only the keys this form answers.
     public var footer: String {
-        var hints = fields.count == 1 ? ["Enter confirm"] : ["Enter next/save", "Tab move"]
+        var hints = fields[focus].multiline ? ["Enter new line", "Ctrl-S save", "Tab move"]
+            : fields.count == 1 ? ["Enter confirm"] : ["Enter next/save", "Tab move"]
         if generatorField != nil { hints.append("Ctrl-G generate") }
         hints.append("Esc cancel")
         return hints.joined(separator: " · ")
@@ -75,6 +79,11 @@ public final class Form {
             focus = (focus + fields.count - 1) % fields.count
             return nil
         case .enter:
+            if fields[focus].multiline, case .text(var field) = fields[focus].input {
+                field.insertLineBreak()
+                fields[focus].input = .text(field)
+                return nil
+            }
             if focus == fields.count - 1 { return .submit }
             focus += 1
             return nil

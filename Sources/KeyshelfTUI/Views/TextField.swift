@@ -45,6 +45,13 @@ public struct TextField: Equatable, Sendable {
         return true
     }
 
+    /// Inserts a line break at the cursor (a multi-line field's Enter); it is
+    /// drawn as a visible symbol, like every control character.
+    public mutating func insertLineBreak() {
+        let before = String(text.prefix(cursor)) + "\n"
+        replace(with: before + text.dropFirst(cursor), cursor: before.count)
+    }
+
     /// Sets the text and the cursor together, so neither is clamped against the other's old value.
     private mutating func replace(with newText: String, cursor newCursor: Int) {
         text = newText

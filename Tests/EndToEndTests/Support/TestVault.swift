@@ -47,10 +47,11 @@ final class TestVault: @unchecked Sendable {
         return try Keyshelf.run(arguments, stdin: stdin.map { Data($0.utf8) }, environment: env, passwordOnFD3: passwordOnFD3)
     }
 
-    /// Adds a credential with `--password-stdin`; throws when that fails.
+    /// Adds a credential with `--password-stdin` to one store (`--local` or
+    /// `--shared`: a plain `add` changes every store holding the account); throws when that fails.
     @discardableResult
     func add(_ server: String, _ account: String, password: String, local: Bool = false) throws -> Run {
-        let result = try run(["add", server, account, "--password-stdin"] + (local ? ["--local"] : []), stdin: password + "\n")
+        let result = try run(["add", server, account, "--password-stdin", local ? "--local" : "--shared"], stdin: password + "\n")
         guard result.status == 0 else { throw SetupError(run: result) }
         return result
     }

@@ -1,0 +1,175 @@
+import Foundation
+import KeyshelfCrypto
+import KeyshelfVault
+
+/// A generic password (`kSecClassGenericPassword`: a `service` and an
+/// `account`, e.g. an API token) as listings show it; no secret inside.
+public struct GenericEntry: Sendable, Equatable, Identifiable {
+    public var id: UUID
+    /// The local store, or the shared (synced) file for a synchronizable item.
+    public var store: Store
+    /// `kSecAttrService`.
+    public var service: String
+    public var account: String
+    /// `kSecAttrLabel`.
+    public var label: String
+    /// `kSecAttrComment`: the user's notes.
+    public var comment: String
+    public var creationDate: Date
+    public var modificationDate: Date
+    /// `.userPresence`: releasing it asks the master password again.
+    public var accessControl: AccessControl
+
+    init(_ item: Item, store: Store) {
+        id = item.id
+        self.store = store
+        service = item.service
+        account = item.account
+        label = item.label
+        comment = item.comment
+        creationDate = item.creationDate
+        modificationDate = item.modificationDate
+        accessControl = item.accessControl
+    }
+}
+
+extension Keyshelf {
+    /// Services keyshelf keeps for itself (`keyshelf.passwordrules`): never
+    /// listed, and refused as a user's service name.
+    public static func isReservedService(_ service: String) -> Bool {
+        service.hasPrefix("keyshelf.")
+    }
+
+    /// The live generic passwords of the stores in `filter` (of `service`
+    /// when given), reserved services left out; sorted by service, then
+    /// account, local before shared (issue 13 rule 4).
+    public func genericEntries(service: String? = nil, in filter: StoreFilter = .both) -> [GenericEntry] {
+        let query = ItemQuery(itemClass: .genericPassword, service: service)
+        var found: [GenericEntry] = []
+        for store in filter.stores {
+            let list = snapshot[store]
+            for i in list.indices(inPlace: query.matches) where !Self.isReservedService(list[i].service) {
+                found.append(GenericEntry(list[i], store: store))
+            }
+        }
+        return found.sorted { a, b in
+            (a.service, a.account, a.store == .local ? 0 : 1) < (b.service, b.account, b.store == .local ? 0 : 1)
+        }
+    }
+
+    /// `keyshelf add --service`: saves a generic password. A new one goes to
+    /// the local store, or with `synchronizable` to the shared (synced) file
+    /// (Keychain's `kSecAttrSynchronizable`); an existing one is changed where
+    /// it is, after consent (`.updateService`) when its password differs.
+    /// Generic passwords are never released through the shared-web-credentials
+    /// request (`SharedWebCredentials.request` reads internet passwords only).
+    /// - Parameters:
+    ///   - label, comment: nil leaves an existing item's as they are.
+    /// - Returns: the outcome and the store written.
+    /// - Throws: `errSecParam` (empty or reserved service, empty account, a
+    ///   password that is not text), `errSecUserCanceled` (declined), vault errors.
+    @discardableResult
+    public func addGeneric(service: String, account: String, password: Secret, synchronizable: Bool = false,
+                           label: String? = nil, comment: String? = nil) throws -> (outcome: AddOutcome, store: Store) {
+        try Self.checkService(service)
+        guard !account.isEmpty else { throw KeychainError.param("the account is empty") }
+        let what = "the password for \(InertText.quoted(account)) of service \(InertText.quoted(service))"
+        try PasswordText.validate(password, for: what)
+        let query = ItemQuery(itemClass: .genericPassword, account: account, service: service)
+        let now = Date()
+        return try mutate { items, consent in
+            guard let store = Store.allCases.first(where: { items[$0].firstIndex(inPlace: query.matches) != nil }) else {
+                let store: Store = synchronizable ? .shared : .local
+                try Self.editing(store, of: &items) { local in
+                    try local.add(Item(itemClass: .genericPassword, account: account, service: service, protocol: "",
+                                       authenticationType: "", label: label ?? "", comment: comment ?? "",
+                                       synchronizable: synchronizable, password: password), now: now)
+                }
+                return (.added, store)
+            }
+            let index = items[store].firstIndex(inPlace: query.matches)!
+            let existing = items[store][index]
+            let changesPassword = existing.password != password
+            if changesPassword, consent.ask(.updateService(service: service, account: account)) == .declined {
+                throw KeychainError.canceled("updating \(what) was declined")
+            }
+            let relabels = label.map { $0 != existing.label } ?? false, renotes = comment.map { $0 != existing.comment } ?? false
+            guard changesPassword || relabels || renotes else { return (.unchanged, store) }
+            try Self.editing(store, of: &items) { local in
+                _ = try local.update(.item(existing.id), with: ItemChanges(label: label, comment: comment,
+                                                                           password: changesPassword ? password : nil), now: now)
+            }
+            return (.updated, store)
+        }
+    }
+
+    /// `keyshelf get --service`: the generic password of `account` for
+    /// `service` (the only account when nil); a `userPresence` item re-asks
+    /// the master password. No release consent: it is the user's own local
+    /// secret, never a shared web credential.
+    /// - Throws: `errSecItemNotFound`; `errSecParam` naming the accounts when
+    ///   `account` is nil and there are several; `errSecUserCanceled` /
+    ///   `errSecAuthFailed` from the master-password check.
+    public func genericPassword(service: String, account: String?) throws -> (entry: GenericEntry, password: Secret) {
+        let matching = genericEntries(service: service).filter { account == nil || $0.account == account }
+        let who = account.map { "\(InertText.quoted($0)) of " } ?? ""
+        guard let entry = matching.first else {
+            throw KeychainError.notFound("no saved password for \(who)service \(InertText.quoted(service))")
+        }
+        let accounts = Set(matching.map(\.account))
+        guard accounts.count == 1 else {
+            throw KeychainError.param("service \(InertText.quoted(service)) has several accounts: \(accounts.sorted().map(InertText.quoted).joined(separator: ", ")); give the ACCOUNT")
+        }
+        let store = LocalStore(items: snapshot[entry.store])
+        let found = try withUserPresence(reason: "use the password for \(InertText.quoted(entry.account)) of service \(InertText.quoted(service))") { check in
+            try store.copyMatching(.item(entry.id), limit: .one, returnData: true, userPresence: check)
+        }
+        guard let password = found.first?.password else {
+            throw KeychainError.notFound("no saved password for \(who)service \(InertText.quoted(service))")
+        }
+        return (entry, password)
+    }
+
+    /// `keyshelf rm --service`: deletes the generic password after consent
+    /// (`.deleteService`), leaving a tombstone (DESIGN §6).
+    /// - Returns: the store it was deleted from.
+    /// - Throws: `errSecItemNotFound`, `errSecUserCanceled`.
+    @discardableResult
+    public func deleteGeneric(service: String, account: String) throws -> Store {
+        try Self.checkService(service)
+        let query = ItemQuery(itemClass: .genericPassword, account: account, service: service)
+        let now = Date()
+        return try mutate { items, consent in
+            guard let store = Store.allCases.first(where: { items[$0].firstIndex(inPlace: query.matches) != nil }) else {
+                throw KeychainError.notFound("no saved password for \(InertText.quoted(account)) of service \(InertText.quoted(service))")
+            }
+            guard consent.ask(.deleteService(service: service, account: account)) != .declined else {
+                throw KeychainError.canceled("deleting the password for \(InertText.quoted(account)) of service \(InertText.quoted(service)) was declined")
+            }
+            try Self.editing(store, of: &items) { _ = try $0.delete(query, now: now) }
+            return store
+        }
+    }
+
+    private static func checkService(_ service: String) throws {
+        guard !service.isEmpty else { throw KeychainError.param("the service name is empty") }
+        guard !isReservedService(service) else {
+            throw KeychainError.param("the service \(InertText.quoted(service)) is reserved for keyshelf's own data (services starting \"keyshelf.\")")
+        }
+    }
+}
+
+extension Keyshelf {
+    /// The password of a generic `entry`, for the TUI's reveal and copy (as
+    /// `reveal(_:for:)`: no release consent; `userPresence` re-asks the master password).
+    /// - Throws: `errSecItemNotFound` when it is gone; `errSecUserCanceled` / `errSecAuthFailed`.
+    public func reveal(_ entry: GenericEntry, for purpose: RevealPurpose = .show) throws -> Secret {
+        let store = LocalStore(items: snapshot[entry.store])
+        let what = "the password for \(InertText.quoted(entry.account)) of service \(InertText.quoted(entry.service))"
+        let found = try withUserPresence(reason: "\(purpose.rawValue) \(what)") { check in
+            try store.copyMatching(.item(entry.id), limit: .one, returnData: true, userPresence: check)
+        }
+        guard let password = found.first?.password else { throw KeychainError.notFound("\(what) is gone") }
+        return password
+    }
+}

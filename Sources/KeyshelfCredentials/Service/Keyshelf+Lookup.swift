@@ -1,0 +1,189 @@
+import Foundation
+import KeyshelfCrypto
+import KeyshelfVault
+
+extension Keyshelf {
+    /// `keyshelf get`: the password for `server` (and `account`), local store
+    /// first, then shared credentials (DESIGN §8). A shared password is
+    /// released only with consent; a `userPresence` item re-asks the master password.
+    ///
+    /// A `server` without a scheme matches every protocol (issue 13 rule 1);
+    /// when its matches lie at several servers (`http://x` and `https://x`)
+    /// nothing is picked silently. Without `account`, several accounts are
+    /// put to the user in the release sheet, one chosen (issue 13 rule 6).
+    /// - Throws: `errSecItemNotFound` when no store has it; `errSecParam`
+    ///   (exit 2) naming the servers when the matches lie at several, or the
+    ///   accounts when several match and the answer (`--yes`) chose none;
+    ///   `errSecUserCanceled` when the release, the choice or the
+    ///   master-password dialog is declined; `errSecAuthFailed` when the master password was wrong.
+    ///   A Sign in with Apple account has no password: `errSecItemNotFound` saying so.
+    public func get(server pattern: ServerPattern, account: String? = nil, in filter: StoreFilter = .both) throws -> CredentialRecord {
+        let (server, chosen, consent) = try choose(pattern, account: account, in: filter)
+        if filter.contains(.local), let record = try localLookup(server: server, account: chosen) {
+            return record
+        }
+        if filter.contains(.shared),
+           let first = try SharedWebCredentials(items: snapshot.shared).request(server: server, account: chosen, consent: consent).first {
+            var record = CredentialRecord(first)
+            record.metadata = snapshot.shared.firstIndex(inPlace: ItemQuery.internet(server, account: chosen).matches)
+                .map { ItemMetadata(snapshot.shared[$0]) }
+            return record
+        }
+        throw KeychainError.notFound("no saved password for \(InertText.quoted(chosen)) on \(server.qualified)")
+    }
+
+    /// `get(server:account:in:)` for an exact server (its scheme included).
+    public func get(server: ServerName, account: String? = nil, in filter: StoreFilter = .both) throws -> CredentialRecord {
+        try get(server: ServerPattern(server), account: account, in: filter)
+    }
+
+    /// The one server `pattern` names for `account` (any account when nil)
+    /// among the live internet passwords of the stores in `filter`; nil when none matches.
+    /// - Throws: `errSecParam` (exit 2) naming the servers when the matches lie at several.
+    public func server(matching pattern: ServerPattern, account: String?, in filter: StoreFilter = .both) throws -> ServerName? {
+        let servers = Set(matches(pattern, account: account, in: filter).map(\.server))
+        guard servers.count <= 1 else { throw Self.severalServers(pattern, servers.sorted(), account: account) }
+        return servers.first
+    }
+
+    /// The accounts `pattern` matches in the stores of `filter`, sorted by
+    /// server then account, local before shared (`list SERVER`).
+    public func accounts(of pattern: ServerPattern, in filter: StoreFilter = .both) -> [CredentialEntry] {
+        if let exact = pattern.exact { return accounts(of: exact, in: filter) }
+        var found: [CredentialEntry] = []
+        let query = pattern.query()
+        for store in filter.stores {
+            let list = snapshot[store]
+            for i in list.indices(inPlace: query.matches) {
+                guard let server = list[i].serverName else { continue }
+                found.append(CredentialEntry(item: list[i], server: server, store: store))
+            }
+        }
+        return found.sorted { a, b in
+            a.server != b.server ? a.server < b.server
+                : a.account != b.account ? a.account < b.account : (a.store == .local && b.store == .shared)
+        }
+    }
+
+    /// Login-flow steps 1–2 (DESIGN §4): like `get`, but a declined release
+    /// or nothing found gives nil instead of an error. A Sign in with Apple
+    /// account is found like a password one (its record has `signInWith`
+    /// `.apple` and no password; `sharedAppleAccount`), unless `passwordsOnly`.
+    /// - Throws: `errSecUserCanceled` / `errSecAuthFailed` from a `userPresence` item.
+    public func lookup(server: ServerName, account: String? = nil, passwordsOnly: Bool = false) throws -> CredentialRecord? {
+        let local = LocalStore(items: snapshot.local)
+        if let first = (try? local.copyMatching(.internet(server, account: account)))?
+            .filter({ !passwordsOnly || $0.signInWithApple == nil }).min(by: { $0.account < $1.account }),
+           let record = try localLookup(server: server, account: first.account, passwordsOnly: passwordsOnly) {
+            return record
+        }
+        let released = (try? SharedWebCredentials(items: snapshot.shared)
+            .request(server: server, account: account, consent: consent)) ?? []
+        if let first = released.first { return CredentialRecord(first) }
+        return passwordsOnly ? nil : sharedAppleAccount(server: server, account: account)
+    }
+
+    /// The password of `entry`, for the TUI's reveal and copy. The user is
+    /// browsing their own vault, so no release consent is asked; a
+    /// `userPresence` item re-asks the master password (DESIGN §2, §7).
+    /// - Parameter purpose: what the caller does with it, named in the master-password
+    ///   prompt's reason ("copy the password for …").
+    /// - Throws: `errSecItemNotFound` when the entry is gone;
+    ///   `errSecUserCanceled` / `errSecAuthFailed` from the master-password check.
+    public func reveal(_ entry: CredentialEntry, for purpose: RevealPurpose = .show) throws -> Secret {
+        let store = LocalStore(items: snapshot[entry.store])
+        let found = try withUserPresence(reason: "\(purpose.rawValue) the password for \(InertText.quoted(entry.account)) on \(entry.server.qualified)") { check in
+            try store.copyMatching(.item(entry.id), limit: .one, returnData: true, userPresence: check)
+        }
+        guard let password = found.first?.password else {
+            if found.first?.signInWithApple != nil { throw Self.signsInWithApple(entry.account, entry.server) }
+            throw KeychainError.notFound("the password for \(InertText.quoted(entry.account)) on \(entry.server.qualified) is gone")
+        }
+        return password
+    }
+
+    // MARK: - Internals
+
+    /// One match of a pattern: where it is and whose it is.
+    struct Match {
+        var server: ServerName
+        var account: String
+        var store: Store
+    }
+
+    /// The live internet passwords of the stores in `filter` that `pattern`
+    /// matches; with `passwordsOnly`, not the Sign in with Apple accounts.
+    func matches(_ pattern: ServerPattern, account: String?, in filter: StoreFilter, passwordsOnly: Bool = false) -> [Match] {
+        let query = pattern.query(account: account)
+        var found: [Match] = []
+        for store in filter.stores {
+            let list = snapshot[store]
+            for i in list.indices(inPlace: query.matches) where !passwordsOnly || list[i].signInWithApple == nil {
+                if let server = list[i].serverName { found.append(Match(server: server, account: list[i].account, store: store)) }
+            }
+        }
+        return found
+    }
+
+    /// The server and account `get` releases, and the consent to release it
+    /// with (the user's choice in the release sheet counts as the release's consent).
+    private func choose(_ pattern: ServerPattern, account: String?, in filter: StoreFilter) throws
+        -> (server: ServerName, account: String, consent: any Consent) {
+        let found = matches(pattern, account: account, in: filter, passwordsOnly: true)
+        let servers = Set(found.map(\.server)).sorted()
+        guard let server = servers.first else {
+            if let apple = matches(pattern, account: account, in: filter).first { throw Self.signsInWithApple(apple.account, apple.server) }
+            let who = account.map { "\(InertText.quoted($0)) on " } ?? ""
+            throw KeychainError.notFound("no saved password for \(who)\(pattern.display)")
+        }
+        guard servers.count == 1 else { throw Self.severalServers(pattern, servers, account: account, found: found) }
+        let accounts = Set(found.map(\.account)).sorted()
+        if accounts.count == 1 { return (server, accounts[0], consent) }
+        let listed = accounts.map(InertText.quoted).joined(separator: ", ")
+        switch consent.ask(.release(server: server, accounts: accounts)) {
+        case .declined:
+            throw KeychainError.canceled("choosing one of the accounts \(listed) on \(server.qualified) was declined; give the ACCOUNT")
+        case .approved:
+            throw KeychainError.param("\(server.qualified) has several accounts: \(listed); give the ACCOUNT")
+        case .chose(let chosen):
+            guard accounts.contains(chosen) else { throw KeychainError.param("\(InertText.quoted(chosen)) is not an account on \(server.qualified)") }
+            return (server, chosen, ChosenRelease(chosen: .release(server: server, accounts: [chosen]), other: consent))
+        }
+    }
+
+    /// The `errSecParam` of a scheme-less lookup that met several servers.
+    static func severalServers(_ pattern: ServerPattern, _ servers: [ServerName], account: String?, found: [Match] = []) -> KeychainError {
+        let names = servers.map { server in
+            let accounts = Set(found.filter { $0.server == server }.map(\.account)).sorted()
+            return account != nil || accounts.isEmpty ? server.qualified
+                : "\(server.qualified) (\(accounts.map(InertText.quoted).joined(separator: ", ")))"
+        }
+        let who = account.map { " for \(InertText.quoted($0))" } ?? ""
+        return KeychainError.param("\(pattern.display)\(who) is saved for several protocols: \(names.joined(separator: ", ")); give the scheme, e.g. \(servers[0].qualified)")
+    }
+
+    /// The local item of `account` at `server`, asking the master password for
+    /// a `userPresence` one; with `passwordsOnly`, never a Sign in with Apple account.
+    func localLookup(server: ServerName, account: String, passwordsOnly: Bool = true) throws -> CredentialRecord? {
+        let store = LocalStore(items: snapshot.local)
+        guard let first = (try? store.copyMatching(.internet(server, account: account)))?
+            .first(where: { !passwordsOnly || $0.signInWithApple == nil }) else { return nil }
+        let found = try withUserPresence(reason: "use the password for \(InertText.quoted(first.account)) on \(server.qualified)") { check in
+            try store.copyMatching(.item(first.id), limit: .one, returnData: true, userPresence: check)
+        }
+        return found.first.map { CredentialRecord(local: $0, server: server) }
+    }
+}
+
+/// The consent of a `get` whose account the user chose in the release
+/// sheet: that choice already released it, so the shared lookup does not ask again.
+private struct ChosenRelease: Consent {
+    var chosen: ConsentRequest
+    var other: any Consent
+
+    func ask(_ request: ConsentRequest) -> ConsentAnswer {
+        request == chosen ? .approved : other.ask(request)
+    }
+
+    var answersWithoutWaiting: Bool { other.answersWithoutWaiting }
+}
