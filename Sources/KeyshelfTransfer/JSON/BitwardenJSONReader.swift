@@ -51,10 +51,13 @@ enum BitwardenJSONReader {
         let name = document.string(item["name"]) ?? ""
         let login = item["login"]
         guard case .number(let type)? = item["type"], type == 1, let login else {
-            var kind = "untyped"
-            if case .number(let type)? = item["type"] { kind = typeNames[Int(type)] ?? "type \(Int(type))" }
+            var kind = "untyped item"
+            if case .number(let type)? = item["type"] {
+                // Any JSON number may arrive (1e999, -9.3e18, 1.5): only an exact Int is looked up.
+                if let code = Int(exactly: type) { kind = "\(typeNames[code] ?? "type \(code)") item" } else { kind = "item of an unknown type" }
+            }
             return .skipped(ReportedRow(position: position, server: name, account: "",
-                                        reason: "Bitwarden \(kind) item, not a web login"))
+                                        reason: "Bitwarden \(kind), not a web login"))
         }
         var notes = document.string(item["notes"]) ?? ""
         for field in item["fields"]?.elements ?? [] {
