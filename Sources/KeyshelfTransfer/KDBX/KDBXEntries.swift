@@ -32,9 +32,12 @@ final class KDBXEntries: NSObject, XMLParserDelegate {
         self.version = version
     }
 
-    static func read(xml: SecureBytes, stream: KeePassCrypto.StreamCipher?, path: String, version: Int) throws -> ImportSource {
+    /// Reads the XML in `xml` from byte `start` on. `XMLParser` takes only a
+    /// `Data`, so that part is copied once out of sodium memory (docs/import.md, a known limit).
+    static func read(xml: SecureBytes, from start: Int = 0, stream: KeePassCrypto.StreamCipher?, path: String,
+                     version: Int) throws -> ImportSource {
         let reader = KDBXEntries(stream: stream, version: version)
-        let parser = XMLParser(data: xml.withUnsafeBytes { Data($0) })
+        let parser = XMLParser(data: xml.withUnsafeBytes { Data(UnsafeRawBufferPointer(rebasing: $0[start...])) })
         parser.delegate = reader
         guard parser.parse() else {
             throw TransferError.damagedDatabase(path: path, reason: "its XML is malformed at line \(parser.lineNumber)")

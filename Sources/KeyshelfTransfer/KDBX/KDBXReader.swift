@@ -41,13 +41,14 @@ enum KDBXReader {
         let key = seed.withUnsafeBytes { s in transformed.withUnsafeBytes { KeePassCrypto.sha256([s, $0]) } }
         var payload: SecureBytes
         var inner: (id: UInt64, key: [UInt8])
+        var xmlStart = 0
         if header.major == 4 {
             let blocks = try hmacBlocks(bytes, header: header, seed: seed, transformed: transformed, path: path)
             payload = try decrypt(blocks, cipher: cipher, key: key, iv: iv, path: path)
             if KDBXHeader.uint(header.fields[3]) == 1 {
                 payload = try inflate(payload, path: path)
             }
-            (payload, inner) = try innerHeader(payload, path: path)
+            (xmlStart, inner) = try innerHeader(payload, path: path)
         } else {
             let plain = try decrypt(SecureBytes(copying: UnsafeRawBufferPointer(rebasing: bytes[header.length...])),
                                     cipher: cipher, key: key, iv: iv, path: path)
@@ -60,7 +61,7 @@ enum KDBXReader {
             inner = (KDBXHeader.uint(header.fields[10]) ?? 0, header.fields[8] ?? [])
         }
         let stream = try innerStream(id: inner.id, key: inner.key, path: path)
-        return try KDBXEntries.read(xml: payload, stream: stream, path: path, version: header.major)
+        return try KDBXEntries.read(xml: payload, from: xmlStart, stream: stream, path: path, version: header.major)
     }
 
     private static func transformedKey(_ header: KDBXHeader, composite: SecureBytes, path: String) throws -> SecureBytes {
@@ -195,8 +196,9 @@ enum KDBXReader {
         return out
     }
 
-    /// KDBX 4's inner header (`id u8 · length u32 · data` until id 0): stream id, stream key; binaries skipped. Returns the XML after it.
-    private static func innerHeader(_ payload: SecureBytes, path: String) throws -> (SecureBytes, (id: UInt64, key: [UInt8])) {
+    /// KDBX 4's inner header (`id u8 · length u32 · data` until id 0): stream id, stream key; binaries skipped.
+    /// Returns where the XML starts after it (not a copy: the payload may be tens of MiB).
+    private static func innerHeader(_ payload: SecureBytes, path: String) throws -> (Int, (id: UInt64, key: [UInt8])) {
         try payload.withUnsafeBytes { bytes in
             var at = 0
             var id: UInt64 = 0
@@ -209,7 +211,7 @@ enum KDBXReader {
                 let data = Array(bytes[(at + 5)..<(at + 5 + size)])
                 at += 5 + size
                 switch field {
-                case 0: return (payload.copy(range: at..<bytes.count), (id, key))
+                case 0: return (at, (id, key))
                 case 1: id = KDBXHeader.uint(data) ?? 0
                 case 2: key = data
                 default: continue
