@@ -78,4 +78,10 @@ import KeyshelfCrypto
         #expect(inflated.byteCount == 65 << 20)
         #expect(throws: Gzip.Failure.damaged) { try Array(bytes.dropLast(9)).withUnsafeBytes { try Gzip.inflate($0, limit: 66 << 20) } }
     }
+
+    @Test func aCreationTimeOutsideYearsOneTo9999IsDroppedNotATrap() {
+        #expect(KDBXEntries.kdbx4Time([0, 0, 0, 0, 0, 0, 0, 0x80]) == nil)
+        #expect(KDBXEntries.kdbx4Time([0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F]) == nil)
+        #expect(KDBXEntries.kdbx4Time(KDBXLimitTests.le(62_135_596_800, 8)) == Date(timeIntervalSince1970: 0))
+    }
 }
