@@ -20,7 +20,7 @@ import Testing
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.contains("standard input: Bitwarden JSON export, 2 row(s), into the shared store"), "\(result)")
         #expect(result.stdout.contains("imported 2, updated 0, skipped 1, failed 0"), "\(result)")
-        #expect(result.stdout.contains("skipped item 2 (line 6): on Note: Bitwarden secure note item, not a web login"), "\(result)")
+        #expect(result.stdout.contains("skipped item 2 (line 6): \"Note\": Bitwarden secure note item, not a web login"), "\(result)")
         #expect(try vault.run(["get", "webmail.example.org", "bob", "--yes"]).stdout == "mail-pw\n")
         let otp = try vault.run(["otp", "mail.example.org", "bob", "--at", "59", "--yes"])
         #expect(otp.status == 0, "\(otp)")

@@ -89,7 +89,7 @@ public enum CSVReader {
 
     /// The whole file in sodium memory. Only regular files are read.
     static func readFile(path: String) throws -> SecureBytes {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) // a FIFO must not block the open; it is refused below
         guard fd >= 0 else { throw TransferError.unreadable(path: path, reason: errnoText()) }
         defer { close(fd) }
         var info = stat()

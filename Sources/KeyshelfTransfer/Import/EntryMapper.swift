@@ -15,7 +15,8 @@ import KeyshelfCrypto
 ///   entry's web URIs are still imported.
 /// - Values holding HTML entities (`&amp;`) are kept as written and noted.
 /// - No URI, a URL that does not normalise, no user name (an empty account is
-///   `errSecParam` in the Keychain model), no password → **failed**.
+///   `errSecParam` in the Keychain model), no password, a password that is
+///   not UTF-8 text without NUL (`PasswordText`) → **failed**.
 /// - Title → `label` (the server's display form when empty), joined with
 ///   the folder as `FOLDER/TITLE` (`LabelPath`); notes → `comment`; a TOTP
 ///   value holding an `otpauth://` URI is kept as is, a bare secret becomes
@@ -28,6 +29,9 @@ enum EntryMapper {
         case skipped(ReportedRow)
         case failed(ReportedRow)
     }
+
+    /// The reason of a row whose password is not UTF-8 text or holds a NUL byte (the CSV reader's wording).
+    static let passwordNotText = "password not UTF-8 text, or a NUL byte"
 
     /// The scheme an Android app login is stored under (Bitwarden's form): server = package name.
     static let appScheme = "androidapp"
@@ -74,6 +78,11 @@ enum EntryMapper {
             }
             if entry.password.byteCount == 0 {
                 outcomes.append(.failed(report(server.display, "no password")))
+                continue
+            }
+            // The rule add and export apply (`PasswordText`): a password that export could not write back is not stored.
+            if !PasswordText.isValid(entry.password) {
+                outcomes.append(.failed(report(server.display, Self.passwordNotText)))
                 continue
             }
             var notes: [ReportedRow] = []

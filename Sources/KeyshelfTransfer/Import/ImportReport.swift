@@ -40,9 +40,9 @@ public struct ImportReport: Sendable {
     /// Values from the file are shown inert (`InertText`: control, bidi and
     /// invisible characters escaped).
     public var lines: [String] {
-        var out = ["\(InertText.make(source.path)): \(source.format.displayName) export, \(source.rowCount) row(s), into the \(store.rawValue) store"]
+        var out = ["\(InertText.make(Self.clip(source.path))): \(source.format.displayName) export, \(source.rowCount) row(s), into the \(store.rawValue) store"]
         if !source.ignoredColumns.isEmpty {
-            out.append("ignored columns: \(source.ignoredColumns.map(InertText.make).joined(separator: ", "))")
+            out.append("ignored columns: \(source.ignoredColumns.map { InertText.make(Self.clip($0)) }.joined(separator: ", "))")
         }
         out.append(summary + (dryRun ? " (dry run: nothing written)" : ""))
         // Issue 17: the useful lines first (failures, then updates and other
@@ -61,16 +61,29 @@ public struct ImportReport: Sendable {
             }
             for reason in kinds where counts[reason]! > Self.listedPerKind {
                 let more = counts[reason]! - Self.listedPerKind
-                out.append("  and \(more) more \(more == 1 ? "row" : "rows") \(title)\(reason.isEmpty ? "" : ": \(reason)")")
+                out.append("  and \(more) more \(more == 1 ? "row" : "rows") \(title)\(reason.isEmpty ? "" : ": \(Self.clip(reason))")")
             }
         }
         return out
     }
 
-    private static func describe(_ row: ReportedRow) -> String {
-        let who = [row.account.isEmpty ? nil : InertText.quoted(row.account),
-                   row.server.isEmpty ? nil : "on \(InertText.make(row.server))"].compactMap { $0 }.joined(separator: " ")
-        if row.reason.isEmpty { return who }
-        return who.isEmpty ? row.reason : "\(who): \(row.reason)"
+    /// The most characters of one value from the file shown in a report line; longer ones end in "…".
+    public static let maxValueCharacters = 200
+
+    /// `text` cut to `maxValueCharacters` characters, so one huge field cannot make a huge report line.
+    static func clip(_ text: String) -> String {
+        guard let end = text.index(text.startIndex, offsetBy: maxValueCharacters, limitedBy: text.endIndex),
+              end != text.endIndex else { return text }
+        return text[..<end] + "…"
+    }
+
+    static func describe(_ row: ReportedRow) -> String {
+        var parts = [row.account.isEmpty ? nil : InertText.quoted(clip(row.account)),
+                     row.server.isEmpty ? nil : "on \(InertText.make(clip(row.server)))"].compactMap { $0 }
+        if parts.isEmpty, !row.title.isEmpty { parts = [InertText.quoted(clip(row.title))] }
+        let who = parts.joined(separator: " ")
+        let reason = clip(row.reason)
+        if reason.isEmpty { return who }
+        return who.isEmpty ? reason : "\(who): \(reason)"
     }
 }

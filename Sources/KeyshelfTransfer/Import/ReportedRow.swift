@@ -9,7 +9,11 @@ public struct ReportedRow: Sendable, Equatable {
     /// A sentence fragment: "no password", "already saved", "Android app entry (android://…), not a web login".
     public let reason: String
 
-    public init(position: RowPosition, server: String, account: String, reason: String) {
+    /// The row's title or name, shown only when it has neither server nor account (a skipped Bitwarden card); may be "".
+    public let title: String
+
+    public init(position: RowPosition, server: String, account: String, reason: String, title: String = "") {
+        self.title = title
         self.position = position
         self.server = server
         self.account = account

@@ -12,10 +12,13 @@ import KeyshelfCrypto
 ///   (hidden fields too: keyshelf has no hidden attribute, and dropping them would lose data).
 /// - Secure notes (2), cards (3), identities (4) and SSH keys (5) are
 ///   skipped and reported: they are not web logins.
+/// - A file that is not UTF-8 (or holds a raw NUL byte) is refused as a whole.
 /// - An encrypted export (`"encrypted": true`, account- or password-protected)
 ///   is refused as a whole, naming the export option to use.
 enum BitwardenJSONReader {
     static func read(_ bytes: UnsafeRawBufferPointer, path: String) throws -> ImportSource {
+        // RFC 8259 JSON is UTF-8; decoding it leniently would silently turn a bad name into U+FFFD.
+        if let line = CSVReader.firstInvalidLine(bytes) { throw TransferError.notUTF8(path: path, line: line) }
         let document: JSONDocument
         do {
             document = try JSONDocument(parsing: bytes)
@@ -51,10 +54,13 @@ enum BitwardenJSONReader {
         let name = document.string(item["name"]) ?? ""
         let login = item["login"]
         guard case .number(let type)? = item["type"], type == 1, let login else {
-            var kind = "untyped"
-            if case .number(let type)? = item["type"] { kind = typeNames[Int(type)] ?? "type \(Int(type))" }
-            return .skipped(ReportedRow(position: position, server: name, account: "",
-                                        reason: "Bitwarden \(kind) item, not a web login"))
+            var kind = "untyped item"
+            if case .number(let type)? = item["type"] {
+                // Any JSON number may arrive (1e999, -9.3e18, 1.5): only an exact Int is looked up.
+                if let code = Int(exactly: type) { kind = "\(typeNames[code] ?? "type \(code)") item" } else { kind = "item of an unknown type" }
+            }
+            return .skipped(ReportedRow(position: position, server: "", account: "",
+                                        reason: "Bitwarden \(kind), not a web login", title: name))
         }
         var notes = document.string(item["notes"]) ?? ""
         for field in item["fields"]?.elements ?? [] {

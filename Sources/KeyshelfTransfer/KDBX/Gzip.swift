@@ -5,10 +5,19 @@ import KeyshelfCrypto
 /// into sodium memory, refused past `limit` bytes (a hostile database could
 /// otherwise inflate without bound).
 enum Gzip {
-    /// The inflated bytes, or nil when `data` is not a complete gzip stream or inflates past `limit`.
-    static func inflate(_ data: UnsafeRawBufferPointer, limit: Int) -> SecureBytes? {
+    /// Why `inflate` gave nothing.
+    enum Failure: Error {
+        /// Not a complete gzip stream.
+        case damaged
+        /// It inflates past the limit (checked every 64 KiB, before the rest is inflated).
+        case tooLarge
+    }
+
+    /// The inflated bytes.
+    /// - Throws: `Failure.damaged` when `data` is not a complete gzip stream, `.tooLarge` once it inflates past `limit`.
+    static func inflate(_ data: UnsafeRawBufferPointer, limit: Int) throws(Failure) -> SecureBytes {
         var stream = z_stream()
-        guard inflateInit2_(&stream, 15 + 16, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return nil }
+        guard inflateInit2_(&stream, 15 + 16, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { throw .damaged }
         defer { inflateEnd(&stream) }
         let out = SecureTextBuffer()
         let chunk = SecureBytes(byteCount: 64 << 10)
@@ -22,9 +31,9 @@ enum Gzip {
                 return (status, buffer.count - Int(stream.avail_out))
             }
             chunk.withUnsafeBytes { out.append(UnsafeRawBufferPointer(rebasing: $0[0..<produced])) }
-            if out.count > limit { return nil }
+            if out.count > limit { throw .tooLarge }
             if status == Z_STREAM_END { return out.contents() }
-            guard status == Z_OK, produced > 0 || stream.avail_in > 0 else { return nil }
+            guard status == Z_OK, produced > 0 || stream.avail_in > 0 else { throw .damaged }
         }
     }
 }

@@ -32,9 +32,12 @@ final class KDBXEntries: NSObject, XMLParserDelegate {
         self.version = version
     }
 
-    static func read(xml: SecureBytes, stream: KeePassCrypto.StreamCipher?, path: String, version: Int) throws -> ImportSource {
+    /// Reads the XML in `xml` from byte `start` on. `XMLParser` takes only a
+    /// `Data`, so that part is copied once out of sodium memory (docs/import.md, a known limit).
+    static func read(xml: SecureBytes, from start: Int = 0, stream: KeePassCrypto.StreamCipher?, path: String,
+                     version: Int) throws -> ImportSource {
         let reader = KDBXEntries(stream: stream, version: version)
-        let parser = XMLParser(data: xml.withUnsafeBytes { Data($0) })
+        let parser = XMLParser(data: xml.withUnsafeBytes { Data(UnsafeRawBufferPointer(rebasing: $0[start...])) })
         parser.delegate = reader
         guard parser.parse() else {
             throw TransferError.damagedDatabase(path: path, reason: "its XML is malformed at line \(parser.lineNumber)")
@@ -101,11 +104,16 @@ final class KDBXEntries: NSObject, XMLParserDelegate {
 
     /// KDBX 4: base64 of seconds since 0001-01-01 (little-endian Int64); KDBX 3.1: ISO 8601.
     private func parseTime(_ text: String) -> Date? {
-        if version == 4, let data = Data(base64Encoded: text), data.count == 8 {
-            let seconds = data.reversed().reduce(Int64(0)) { $0 << 8 | Int64($1) }
-            return Date(timeIntervalSince1970: TimeInterval(seconds - 62_135_596_800))
-        }
+        if version == 4, let data = Data(base64Encoded: text), data.count == 8 { return Self.kdbx4Time(Array(data)) }
         return ISO8601DateFormatter().date(from: text)
+    }
+
+    /// KDBX 4's 8 bytes of seconds since 0001-01-01; nil outside years 1–9999
+    /// (a hostile Int64.min would otherwise overflow the subtraction and trap).
+    static func kdbx4Time(_ bytes: [UInt8]) -> Date? {
+        let seconds = bytes.reversed().reduce(Int64(0)) { $0 << 8 | Int64($1) }
+        guard (0...315_537_897_599).contains(seconds) else { return nil }
+        return Date(timeIntervalSince1970: TimeInterval(seconds - 62_135_596_800))
     }
 
     static let standardKeys: Set<String> = ["Title", "UserName", "Password", "URL", "Notes", "otp", "TOTP Seed", "TOTP Settings"]

@@ -14,8 +14,16 @@ import KeyshelfCrypto
 enum KDBXReader {
     /// The largest KDF memory cost accepted: 1 GiB (KeePassXC's default is 64 MiB).
     static let maxArgon2Memory: UInt64 = 1 << 30
-    /// The largest inflated XML: 256 MiB.
-    static let maxXMLBytes = 256 << 20
+    /// The most AES-KDF rounds accepted: 2 × 10^8 (about a minute here; KeePassXC's one-second benchmark gives a few million; a hostile 2^63 would never end).
+    static let maxAESRounds: UInt64 = 200_000_000
+    /// The most Argon2 passes accepted: 1000 (KeePassXC's default is 10).
+    static let maxArgon2Iterations: UInt64 = 1000
+    /// The most Argon2 work accepted, iterations × memory: 16 GiB (16 passes over 1 GiB, 256 over 64 MiB; under a minute here).
+    static let maxArgon2Work: UInt64 = 16 << 30
+    /// The most Argon2 lanes accepted: 256 (KeePassXC offers at most its thread count; lanes add threads, not work).
+    static let maxArgon2Parallelism: UInt64 = 256
+    /// The largest inflated XML: 64 MiB (a database of 100 000 entries is about 100 MiB less; `XMLParser` needs several times this).
+    static let maxXMLBytes = 64 << 20
 
     static func read(_ bytes: UnsafeRawBufferPointer, path: String, password: Secret) throws -> ImportSource {
         let damaged = { (reason: String) in TransferError.damagedDatabase(path: path, reason: reason) }
@@ -33,13 +41,14 @@ enum KDBXReader {
         let key = seed.withUnsafeBytes { s in transformed.withUnsafeBytes { KeePassCrypto.sha256([s, $0]) } }
         var payload: SecureBytes
         var inner: (id: UInt64, key: [UInt8])
+        var xmlStart = 0
         if header.major == 4 {
             let blocks = try hmacBlocks(bytes, header: header, seed: seed, transformed: transformed, path: path)
             payload = try decrypt(blocks, cipher: cipher, key: key, iv: iv, path: path)
             if KDBXHeader.uint(header.fields[3]) == 1 {
-                payload = try payload.withUnsafeBytes { try Gzip.inflate($0, limit: maxXMLBytes) ?? { throw damaged("its compressed content is damaged") }() }
+                payload = try inflate(payload, path: path)
             }
-            (payload, inner) = try innerHeader(payload, path: path)
+            (xmlStart, inner) = try innerHeader(payload, path: path)
         } else {
             let plain = try decrypt(SecureBytes(copying: UnsafeRawBufferPointer(rebasing: bytes[header.length...])),
                                     cipher: cipher, key: key, iv: iv, path: path)
@@ -47,26 +56,28 @@ enum KDBXReader {
                   plain.withUnsafeBytes({ Array($0[0..<32]) }) == start else { throw TransferError.wrongSourcePassword(path: path) }
             payload = try hashedBlocks(plain, path: path)
             if KDBXHeader.uint(header.fields[3]) == 1 {
-                payload = try payload.withUnsafeBytes { try Gzip.inflate($0, limit: maxXMLBytes) ?? { throw damaged("its compressed content is damaged") }() }
+                payload = try inflate(payload, path: path)
             }
             inner = (KDBXHeader.uint(header.fields[10]) ?? 0, header.fields[8] ?? [])
         }
         let stream = try innerStream(id: inner.id, key: inner.key, path: path)
-        return try KDBXEntries.read(xml: payload, stream: stream, path: path, version: header.major)
+        return try KDBXEntries.read(xml: payload, from: xmlStart, stream: stream, path: path, version: header.major)
     }
 
     private static func transformedKey(_ header: KDBXHeader, composite: SecureBytes, path: String) throws -> SecureBytes {
         let damaged = TransferError.damagedDatabase(path: path, reason: "its key derivation parameters are damaged")
         if header.major == 3 {
-            guard let seed = header.fields[5], let rounds = KDBXHeader.uint(header.fields[6]),
-                  let out = seed.withUnsafeBytes({ KeePassCrypto.aesKDF(key: composite, seed: $0, rounds: rounds) }) else { throw damaged }
+            guard let seed = header.fields[5], let rounds = KDBXHeader.uint(header.fields[6]) else { throw damaged }
+            try checkAESRounds(rounds, path: path)
+            guard let out = seed.withUnsafeBytes({ KeePassCrypto.aesKDF(key: composite, seed: $0, rounds: rounds) }) else { throw damaged }
             return out
         }
         let p = header.kdfParameters
         guard let uuid = p["$UUID"], let salt = p["S"] else { throw damaged }
         if uuid == KDBXHeader.aesKDF || uuid == KDBXHeader.aesKDF4 {
-            guard let rounds = KDBXHeader.uint(p["R"]),
-                  let out = salt.withUnsafeBytes({ KeePassCrypto.aesKDF(key: composite, seed: $0, rounds: rounds) }) else { throw damaged }
+            guard let rounds = KDBXHeader.uint(p["R"]) else { throw damaged }
+            try checkAESRounds(rounds, path: path)
+            guard let out = salt.withUnsafeBytes({ KeePassCrypto.aesKDF(key: composite, seed: $0, rounds: rounds) }) else { throw damaged }
             return out
         }
         guard uuid == KDBXHeader.argon2d || uuid == KDBXHeader.argon2id else {
@@ -75,15 +86,40 @@ enum KDBXReader {
         }
         guard let iterations = KDBXHeader.uint(p["I"]), let memory = KDBXHeader.uint(p["M"]),
               let parallelism = KDBXHeader.uint(p["P"]), let version = KDBXHeader.uint(p["V"]) else { throw damaged }
-        guard memory <= maxArgon2Memory, iterations <= UInt64(UInt32.max), parallelism <= 256 else {
-            throw TransferError.unsupportedSource(path: path, what: "a KeePass database whose Argon2 settings ask for more than 1 GiB of memory",
-                                                  hint: "lower its memory usage in KeePassXC (Database Security), or export CSV")
+        guard memory <= maxArgon2Memory, iterations <= maxArgon2Iterations, iterations * memory <= maxArgon2Work,
+              parallelism <= maxArgon2Parallelism else {
+            throw TransferError.unsupportedSource(
+                path: path, what: "a KeePass database whose Argon2 settings ask for more than keyshelf derives "
+                    + "(at most 1 GiB of memory, \(maxArgon2Iterations) iterations, iterations × memory 16 GiB, \(maxArgon2Parallelism) threads)",
+                hint: "lower its memory usage, transform rounds or threads in KeePassXC (Database Security), or export CSV")
         }
         guard let out = salt.withUnsafeBytes({
             KeePassCrypto.argon2(uuid == KDBXHeader.argon2d ? .d : .id, password: composite, salt: $0, iterations: UInt32(iterations),
                                  memoryBytes: memory, parallelism: UInt32(parallelism), version: UInt32(version))
         }) else { throw damaged }
         return out
+    }
+
+    /// The gzip payload inflated, refused past `maxXMLBytes`.
+    private static func inflate(_ payload: SecureBytes, path: String) throws -> SecureBytes {
+        do {
+            return try payload.withUnsafeBytes { try Gzip.inflate($0, limit: maxXMLBytes) }
+        } catch Gzip.Failure.tooLarge {
+            throw TransferError.unsupportedSource(
+                path: path, what: "a KeePass database whose content inflates to more than \(maxXMLBytes >> 20) MiB of XML",
+                hint: "remove attachments or history in KeePassXC, or export CSV")
+        } catch {
+            throw TransferError.damagedDatabase(path: path, reason: "its compressed content is damaged")
+        }
+    }
+
+    /// Refuses AES-KDF `rounds` past `maxAESRounds` before any are run.
+    private static func checkAESRounds(_ rounds: UInt64, path: String) throws {
+        guard rounds <= maxAESRounds else {
+            throw TransferError.unsupportedSource(
+                path: path, what: "a KeePass database whose AES-KDF asks for more than 200,000,000 transform rounds",
+                hint: "lower its transform rounds in KeePassXC (Database Security), or export CSV")
+        }
     }
 
     private static func le64(_ value: UInt64) -> [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: value >> (8 * UInt64($0))) } }
@@ -160,8 +196,9 @@ enum KDBXReader {
         return out
     }
 
-    /// KDBX 4's inner header (`id u8 · length u32 · data` until id 0): stream id, stream key; binaries skipped. Returns the XML after it.
-    private static func innerHeader(_ payload: SecureBytes, path: String) throws -> (SecureBytes, (id: UInt64, key: [UInt8])) {
+    /// KDBX 4's inner header (`id u8 · length u32 · data` until id 0): stream id, stream key; binaries skipped.
+    /// Returns where the XML starts after it (not a copy: the payload may be tens of MiB).
+    private static func innerHeader(_ payload: SecureBytes, path: String) throws -> (Int, (id: UInt64, key: [UInt8])) {
         try payload.withUnsafeBytes { bytes in
             var at = 0
             var id: UInt64 = 0
@@ -174,7 +211,7 @@ enum KDBXReader {
                 let data = Array(bytes[(at + 5)..<(at + 5 + size)])
                 at += 5 + size
                 switch field {
-                case 0: return (payload.copy(range: at..<bytes.count), (id, key))
+                case 0: return (at, (id, key))
                 case 1: id = KDBXHeader.uint(data) ?? 0
                 case 2: key = data
                 default: continue

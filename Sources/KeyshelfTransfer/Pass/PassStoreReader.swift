@@ -15,6 +15,9 @@ import KeyshelfCrypto
 ///   when it holds a dot (or is `localhost`). The label is the entry's pass
 ///   name (`Work/github.com/alice`), so its directories are the folder (`LabelPath`).
 /// A file gpg cannot decrypt refuses the whole import (all or nothing).
+/// Symbolic links are never followed, and each one (to a file or a
+/// directory, inside the store or not) is reported as skipped with that
+/// reason, as is a `.gpg` name that is not a regular file.
 enum PassStoreReader {
     /// The most `.gpg` files read; a store is a directory of small files.
     static let maxFiles = CSVReader.maxRows
@@ -33,30 +36,47 @@ enum PassStoreReader {
                                                   hint: "no gpg on PATH to decrypt it; install gnupg")
         }
         var outcomes: [EntryOutcome] = []
-        for (index, relative) in files.enumerated() {
+        for (index, (relative, skip)) in files.enumerated() {
+            if let skip {
+                outcomes.append(.skipped(ReportedRow(position: RowPosition(row: index + 1, line: 0, noun: "entry"),
+                                                     server: "", account: "", reason: skip, title: relative)))
+                continue
+            }
             let plaintext = try gpg.decrypt((directory as NSString).appendingPathComponent(relative), limit: maxFileBytes)
             outcomes.append(outcome(plaintext, relative: relative, number: index + 1))
         }
         return ImportSource(path: directory, format: .pass, rowCount: files.count, outcomes: outcomes)
     }
 
-    /// Paths of the store's `.gpg` files relative to `directory`, sorted; hidden entries left out.
-    static func gpgFiles(in directory: String) throws -> [String] {
+    /// The reason a symbolic link in the store is not read.
+    static let symlinkSkipped = "a symbolic link, not followed (pass entries are read only as regular files inside the store)"
+
+    /// Paths of the store's `.gpg` files relative to `directory`, sorted, each
+    /// with the reason it is skipped (a symbolic link, not a regular file) or
+    /// nil to read it; hidden entries left out.
+    static func gpgFiles(in directory: String) throws -> [(path: String, skip: String?)] {
         guard let walker = FileManager.default.enumerator(atPath: directory) else {
             throw TransferError.unreadable(path: directory, reason: "cannot list the directory")
         }
-        var files: [String] = []
+        var files: [(path: String, skip: String?)] = []
         while let relative = walker.nextObject() as? String {
             let name = (relative as NSString).lastPathComponent
+            let type = walker.fileAttributes?[.type] as? FileAttributeType
             if name.hasPrefix(".") {
-                if (walker.fileAttributes?[.type] as? FileAttributeType) == .typeDirectory { walker.skipDescendants() }
+                if type == .typeDirectory { walker.skipDescendants() }
                 continue
             }
-            guard name.hasSuffix(".gpg"), (walker.fileAttributes?[.type] as? FileAttributeType) == .typeRegular else { continue }
-            files.append(relative)
+            // The enumerator lists a link without following it; said in the report rather than dropped silently.
+            if type == .typeSymbolicLink {
+                files.append((relative, symlinkSkipped))
+            } else if name.hasSuffix(".gpg"), type != .typeDirectory {
+                files.append((relative, type == .typeRegular ? nil : "not a regular file"))
+            } else {
+                continue
+            }
             if files.count > maxFiles { throw TransferError.tooManyRows(path: directory, line: 0, limit: maxFiles) }
         }
-        return files.sorted()
+        return files.sorted { $0.path < $1.path }
     }
 
     static func isHostLike(_ name: String) -> Bool {
