@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+
+/// `keyshelf otp` at the limits of its numbers through the real binary:
+/// `--at` near and beyond `Int64`, a HOTP counter that cannot grow, and
+/// the label `otp uri` prints for a bare secret.
+@Suite struct OtpLimitsCommandTests {
+    func vault(_ secret: String) throws -> TestVault {
+        let vault = try TestVault()
+        try vault.add("example.com", "alice", password: "pw", local: true)
+        let set = try vault.run(["otp", "set", "example.com", "alice"], stdin: secret + "\n")
+        guard set.status == 0 else { throw SetupError(run: set) }
+        return vault
+    }
+
+    @Test func theLastSecondOfTimeGivesACodeAndNeverTraps() throws {
+        let vault = try vault("otpauth://totp/Example:alice?secret=\(OtpCommandTests.secret)&period=2")
+        let json = try vault.run(["otp", "example.com", "--at", "9223372036854775807", "--json"])
+        #expect(json.status == 0, "\(json)")
+        let object = try #require(try json.json() as? [String: Any], "\(json)")
+        #expect(object["remaining"] as? Int == 1)
+        // --clip there has no next period to wait for; without a clipboard it fails cleanly, never by a trap.
+        let clip = try vault.run(["otp", "example.com", "alice", "--at", "9223372036854775807", "--clip"])
+        #expect(clip.status != 132 && clip.status != 133, "\(clip)")
+        #expect(!clip.stderr.contains("Fatal error"), "\(clip)")
+    }
+
+    @Test(arguments: ["9223372036854775808", "-9223372036854775808", "-9223372036854775809", "99999999999999999999"])
+    func timesOutsideInt64OrBefore1970AreUsageErrors(time: String) throws {
+        let vault = try vault("otpauth://totp/Example:alice?secret=\(OtpCommandTests.secret)&period=2")
+        let run = try vault.run(["otp", "example.com", "--at", time, "--clip"])
+        #expect(run.status == 2, "\(run)")
+        #expect(run.stderr.contains("--at"), "\(run)")
+    }
+}
