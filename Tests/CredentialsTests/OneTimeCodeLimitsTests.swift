@@ -25,4 +25,23 @@ import Testing
         #expect(code.code == auth.code(counter: UInt64(Int64.max / Int64(period))))
         #expect(code.remaining == period - Int(Int64.max % Int64(period)))
     }
+
+    @Test func aHOTPCounterAtItsMaximumRefusesInsteadOfRepeating() throws {
+        let start = OTPAuth.maximumCounter - 1
+        let vault = MemoryVault(items: VaultContents(local: [item("alice", otpauth: "otpauth://hotp/x?secret=\(Self.rfcSecret)&counter=\(start)")]))
+        let shelf = try Keyshelf(vault: vault)
+        let first = try shelf.oneTimeCode(server: server("example.com"), at: 0).code.code
+        #expect(first == (try OTPAuth.parse(Self.rfcSecret)).code(counter: start))
+        let error = try #require(throws: KeychainError.self) { try shelf.oneTimeCode(server: server("example.com"), at: 0) }
+        #expect(error.status == .param)
+        #expect(error.reason.contains("maximum"), "\(error.reason)")
+        #expect(throws: KeychainError(.param, "")) { try shelf.oneTimeCodeToCopy(server: server("example.com"), at: 0) }
+        #expect(try OTPAuth.parse(vault.loadItems().local[0].otpauth).counter == OTPAuth.maximumCounter)
+    }
+
+    @Test(arguments: ["9223372036854775808", "18446744073709551615", "18446744073709551616", "99999999999999999999999", "1e3", "-0x1"])
+    func countersBeyondTheMaximumAreRefused(counter: String) throws {
+        let error = try #require(throws: KeychainError.self) { try OTPAuth.parse("otpauth://hotp/x?secret=\(Self.rfcSecret)&counter=\(counter)") }
+        #expect(error.reason.contains("0 to 9223372036854775807"), "\(error.reason)")
+    }
 }

@@ -32,4 +32,20 @@ import Testing
         #expect(run.status == 2, "\(run)")
         #expect(run.stderr.contains("--at"), "\(run)")
     }
+
+    @Test func anExhaustedHOTPCounterIsRefusedNotRepeated() throws {
+        let vault = try vault("otpauth://hotp/Bank:alice?secret=\(OtpCommandTests.secret)&counter=9223372036854775806")
+        let first = try vault.run(["otp", "example.com"])
+        #expect(first.status == 0, "\(first)")
+        for _ in 0..<2 {
+            let next = try vault.run(["otp", "example.com"])
+            #expect(next.status == 2, "\(next)")
+            #expect(next.stdout.isEmpty, "\(next)")
+            #expect(next.stderr.contains("maximum"), "\(next)")
+        }
+        let beyond = try vault.run(["otp", "set", "example.com", "alice"],
+                                   stdin: "otpauth://hotp/x?secret=\(OtpCommandTests.secret)&counter=18446744073709551616\n")
+        #expect(beyond.status == 2, "\(beyond)")
+        #expect(beyond.stderr.contains("0 to 9223372036854775807"), "\(beyond)")
+    }
 }

@@ -23,7 +23,8 @@ extension Keyshelf {
     /// - Parameter time: Unix time in seconds (not negative).
     /// - Throws: `errSecItemNotFound` (no such account, or it has no secret),
     ///   `errSecUserCanceled` (release or master password declined),
-    ///   `errSecAuthFailed`, `errSecParam` (the stored secret does not parse), vault errors.
+    ///   `errSecAuthFailed`, `errSecParam` (the stored secret does not parse, or
+    ///   a HOTP counter at `OTPAuth.maximumCounter`), vault errors.
     public func oneTimeCode(server: ServerName, account: String? = nil, in filter: StoreFilter = .both,
                             at time: Int64) throws -> OneTimeCodeResult {
         let (store, item, auth) = try oneTimeSecret(server: server, account: account, in: filter)
@@ -127,6 +128,8 @@ extension Keyshelf {
     /// Saves the HOTP counter + 1 in the locked write and returns the secret
     /// with the counter the code is computed from (the stored one, re-read
     /// under the lock, so two processes never show the same code).
+    /// - Throws: `errSecParam` when the counter is `OTPAuth.maximumCounter`
+    ///   (it cannot grow, so the code would repeat), vault errors.
     func advanceCounter(_ item: Item, in store: Store, server: ServerName) throws -> OTPAuth {
         let now = Date()
         return try mutate { items, _ in
@@ -135,7 +138,11 @@ extension Keyshelf {
                     throw KeychainError.notFound("the account \(InertText.quoted(item.account)) on \(server.display) is gone")
                 }
                 let current = try Self.parsedSecret(local.items[index], server: server)
-                guard current.kind == .hotp, current.counter < UInt64(Int.max) else { return current }
+                guard current.kind == .hotp else { return current }
+                // The counter after this code could not be saved: showing it would repeat it next time.
+                guard current.counter < OTPAuth.maximumCounter else {
+                    throw KeychainError(.param, "the HOTP counter of \(InertText.quoted(item.account)) on \(server.display) is at its maximum (\(OTPAuth.maximumCounter)): no further code can be made without repeating one; set a new secret with `keyshelf otp set`")
+                }
                 var next = current
                 next.counter += 1
                 local.items[index].otpauth = next.uri
