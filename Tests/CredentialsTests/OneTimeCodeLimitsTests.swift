@@ -44,4 +44,28 @@ import Testing
         let error = try #require(throws: KeychainError.self) { try OTPAuth.parse("otpauth://hotp/x?secret=\(Self.rfcSecret)&counter=\(counter)") }
         #expect(error.reason.contains("0 to 9223372036854775807"), "\(error.reason)")
     }
+
+    @Test func aSecretWithoutALabelIsStoredWithTheAccountAndServer() throws {
+        let vault = MemoryVault(items: VaultContents(local: [internetItem("example.com", "alice", "pw"), internetItem("example.com", "bob", "pw"),
+                                                            internetItem("example.com", "carol", "pw")]))
+        let shelf = try Keyshelf(vault: vault)
+        shelf.consent = ApproveAll()
+        let site = server("example.com")
+        try shelf.setOneTimeSecret(try OTPAuth.parse(Self.rfcSecret), server: site, account: "alice")
+        try shelf.setOneTimeSecret(try OTPAuth.parse("otpauth://totp/?secret=\(Self.rfcSecret)"), server: site, account: "bob")
+        try shelf.setOneTimeSecret(try OTPAuth.parse("otpauth://totp/Corp:c.x?secret=\(Self.rfcSecret)"), server: site, account: "carol")
+        let tail = "secret=\(Self.rfcSecret)&issuer=example.com&algorithm=SHA1&digits=6&period=30"
+        #expect(try shelf.oneTimeURI(server: site, account: "alice") == "otpauth://totp/example.com:alice?" + tail)
+        #expect(try shelf.oneTimeURI(server: site, account: "bob") == "otpauth://totp/example.com:bob?" + tail)
+        #expect(try shelf.oneTimeURI(server: site, account: "carol").hasPrefix("otpauth://totp/Corp:c.x?secret="))
+        // What the vault holds (and exports) carries the label too.
+        #expect(try vault.loadItems().local.first { $0.account == "alice" }?.otpauth == "otpauth://totp/example.com:alice?" + tail)
+    }
+
+    @Test func aSecretStoredWithoutALabelPrintsWithOne() throws {
+        let vault = MemoryVault(items: VaultContents(local: [item("alice", otpauth: "otpauth://totp/?secret=\(Self.rfcSecret)&period=30")]))
+        let shelf = try Keyshelf(vault: vault)
+        shelf.consent = ApproveAll()
+        #expect(try shelf.oneTimeURI(server: server("example.com"), account: "alice").hasPrefix("otpauth://totp/example.com:alice?"))
+    }
 }

@@ -48,4 +48,11 @@ import Testing
         #expect(beyond.status == 2, "\(beyond)")
         #expect(beyond.stderr.contains("0 to 9223372036854775807"), "\(beyond)")
     }
+
+    @Test func aBareSecretPrintsWithTheAccountAndServer() throws {
+        let vault = try vault("JBSWY3DPEHPK3PXP")
+        let uri = try vault.run(["otp", "uri", "example.com", "alice", "--yes"])
+        #expect(uri.status == 0, "\(uri)")
+        #expect(uri.stdout == "otpauth://totp/example.com:alice?secret=JBSWY3DPEHPK3PXP&issuer=example.com&algorithm=SHA1&digits=6&period=30\n")
+    }
 }

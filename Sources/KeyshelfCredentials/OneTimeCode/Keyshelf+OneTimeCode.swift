@@ -62,16 +62,18 @@ extension Keyshelf {
     /// - Throws: as `oneTimeCode`.
     public func oneTimeURI(server: ServerName, account: String, in filter: StoreFilter = .both) throws -> String {
         let (_, item) = try oneTimeItem(server: server, account: account, in: filter, alwaysAsk: true)
-        return try Self.parsedSecret(item, server: server).uri
+        // Secrets stored before labels were completed print with one as well.
+        return try Self.parsedSecret(item, server: server).labeled(account: item.account, issuer: server.display).uri
     }
 
     /// `keyshelf otp set SERVER ACCOUNT`: stores `secret` (as its canonical
     /// URI) in the account, in the first store of `filter` that holds it.
     /// Replacing another secret asks consent (`.update`), as for a password.
+    /// A secret without a label gets the item's account and the server as
+    /// issuer (`OTPAuth.labeled`).
     /// - Throws: `errSecItemNotFound` (no such account), `errSecUserCanceled`, vault errors.
     public func setOneTimeSecret(_ secret: OTPAuth, server: ServerName, account: String, in filter: StoreFilter = .both) throws {
         let now = Date()
-        let uri = secret.uri
         try mutate { items, consent in
             let query = ItemQuery.internet(server, account: account)
             guard let store = filter.stores.first(where: { items[$0].contains(where: query.matches) }) else {
@@ -79,6 +81,7 @@ extension Keyshelf {
             }
             try Self.editing(store, of: &items) { local in
                 let index = local.items.firstIndex(inPlace: query.matches)!
+                let uri = secret.labeled(account: local.items[index].account, issuer: server.display).uri
                 let current = local.items[index].otpauth
                 if current == uri { return }
                 if !current.isEmpty, consent.ask(.update(server: server, account: account)) == .declined {
