@@ -9,14 +9,18 @@ struct OtpCommand: Command {
     static let spec = CommandSpec(
         name: "otp", summary: "print a one-time code (TOTP/HOTP/Steam); otp set / otp uri manage the secret",
         positionals: [
-            .init(name: "SERVER", help: "host name, host:port or URL; or the word set or uri, then SERVER ACCOUNT",
+            .init(name: "SERVER", help: "host name, host:port or URL; first the word set or uri for those forms",
                   completion: Completion.servers.or("set", "uri")),
-            .init(name: "ACCOUNT", optional: true, help: "the user name; needed when the server has several"),
-            .init(name: "ACCOUNT", optional: true, help: "(after set / uri SERVER) the user name"),
+            .init(name: "ACCOUNT", optional: true, help: "the user name; otp SERVER needs it only when the server has several"),
+            // otp set / uri SERVER ACCOUNT: the third word, described by the two above.
+            .init(name: "ACCOUNT", optional: true, help: "the user name", listed: false),
         ],
         options: [.value("--at", valueName: "UNIX_SECONDS", help: "the code at this time instead of now"),
-                  .flag("--clip", "-c", help: "copy the code to the clipboard instead of printing it; cleared after 45 s ($KEYSHELF_CLIPBOARD_CLEAR)")],
-        shared: [.scope, .json, .yes, .vault, .passwordFD],
+                  .flag("--clip", "-c", help: "copy the code to the clipboard instead of printing it; cleared after 45 s ($KEYSHELF_CLIPBOARD_CLEAR)"),
+                  .flag("--json", help: "print one JSON object: server, account, store, code, and for TOTP remaining and period")],
+        shared: [.scope, .yes, .vault, .passwordFD],
+        usages: ["SERVER [ACCOUNT] [--at UNIX_SECONDS] [--json | --clip] [options]",
+                 "set SERVER ACCOUNT [options] < SECRET", "uri SERVER ACCOUNT [options]"],
         discussion: """
             otp SERVER [ACCOUNT] prints the current code; --json prints code, remaining
             (seconds until it changes) and period. Exit 3 when the account does not

@@ -24,6 +24,9 @@ struct SiwaCommand: Command {
             .flag("--json", help: "(key list, verify) print JSON"),
         ],
         shared: [.vault, .passwordFD],
+        usages: ["key add KEY_ID --team-id TEAM [--label L] [options] < AuthKey.p8", "key list [--json] [options]",
+                 "client-secret KEY_ID --client-id ID [--days N] [options]",
+                 "verify ID_TOKEN --jwks FILE --client-id ID [--nonce N] [--json]"],
         discussion: """
             key add reads the PKCS#8 P-256 private key (AuthKey_KEY_ID.p8) from standard input and keeps it
             in the local store; it is never printed. client-secret prints the ES256 client_secret JWT

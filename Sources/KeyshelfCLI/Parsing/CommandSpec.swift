@@ -11,14 +11,28 @@ struct CommandSpec: Sendable {
     var options: [OptionSpec] = []
     /// Extra paragraphs for `--help` (rules, examples, exit codes).
     var discussion: String = ""
+    /// The usage lines after the command name, one per form of a command with
+    /// sub-operations (`set SERVER ACCOUNT [options]`); empty: one line from `positionals`.
+    var usages: [String] = []
 
     init(name: String, summary: String, positionals: [PositionalSpec] = [],
-         options: [OptionSpec] = [], shared: [SharedOption] = [], discussion: String = "") {
+         options: [OptionSpec] = [], shared: [SharedOption] = [], usages: [String] = [], discussion: String = "") {
         self.name = name
         self.summary = summary
         self.positionals = positionals
         self.options = options + shared.flatMap(\.specs)
+        self.usages = usages
         self.discussion = discussion
+    }
+
+    /// What follows the invocation in each usage line (`--help`, the man
+    /// page's SYNOPSIS): `usages`, else the listed positionals ("[ACCOUNT]"
+    /// when optional) and "[options]" when there are any.
+    var synopses: [String] {
+        guard usages.isEmpty else { return usages }
+        var words = positionals.filter(\.listed).map { $0.optional ? "[\($0.name)]" : $0.name }
+        if !options.isEmpty { words.append("[options]") }
+        return [words.joined(separator: " ")]
     }
 
     /// The option spec named `name` (`--count` or `-n`), if any.
@@ -67,6 +81,9 @@ struct PositionalSpec: Sendable {
     var help: String
     /// What the shells offer here; nil: inferred from `name` (`Completion.inferred`).
     var completion: Completion? = nil
+    /// Whether help and the man page list it; false for a slot another
+    /// positional already describes (`otp set SERVER ACCOUNT`'s third word).
+    var listed: Bool = true
 
     /// What the shells offer here.
     var resolvedCompletion: Completion { completion ?? Completion.inferred(fromPositional: name) }

@@ -1,22 +1,21 @@
 /// The text `--help` prints for a command, built from its `CommandSpec`.
 enum Help {
-    /// "usage: keyshelf get SERVER [ACCOUNT] [options]".
+    /// "usage: keyshelf get SERVER [ACCOUNT] [options]"; one line per
+    /// `CommandSpec.synopses` entry, the later ones indented under the first.
     static func usageLine(_ spec: CommandSpec) -> String {
-        var words = ["usage:", spec.invocation]
-        for positional in spec.positionals {
-            words.append(positional.optional ? "[\(positional.name)]" : positional.name)
-        }
-        if !spec.options.isEmpty { words.append("[options]") }
-        return words.joined(separator: " ")
+        spec.synopses.enumerated().map { index, synopsis in
+            (index == 0 ? "usage: " : "       ") + spec.invocation + (synopsis.isEmpty ? "" : " " + synopsis)
+        }.joined(separator: "\n")
     }
 
     /// The full help of one command.
     static func text(_ spec: CommandSpec) -> String {
         var lines = [usageLine(spec), "", spec.summary]
-        if !spec.positionals.isEmpty {
+        let listed = spec.positionals.filter(\.listed)
+        if !listed.isEmpty {
             lines.append("")
             lines.append("arguments:")
-            for positional in spec.positionals {
+            for positional in listed {
                 lines.append(row(positional.name, positional.help))
             }
         }

@@ -27,7 +27,7 @@ enum ManPage {
             ".SH SYNOPSIS",
         ]
         for spec in [table.topLevel] + table.commands {
-            out += [".B " + escape(spec.invocation), escape(synopsis(spec)), ".br"]
+            for synopsis in spec.synopses { out += [".B " + escape(spec.invocation), escape(synopsis), ".br"] }
         }
         out += [
             ".SH DESCRIPTION",
@@ -59,19 +59,16 @@ enum ManPage {
         return out.joined(separator: "\n")
     }
 
-    /// "SERVER [ACCOUNT] [options]" for SYNOPSIS (each command's options follow in COMMANDS).
-    static func synopsis(_ spec: CommandSpec) -> String {
-        var words = spec.positionals.map { $0.optional ? "[\($0.name)]" : $0.name }
-        if !spec.options.isEmpty { words.append("[options]") }
-        return words.joined(separator: " ")
-    }
-
     private static func section(_ spec: CommandSpec) -> [String] {
-        var out = [".SS " + escape("\(spec.name) \(synopsis(spec))"), escape(spec.summary)]
-        if !spec.positionals.isEmpty {
+        let synopses = spec.synopses
+        var out = [".SS " + escape("\(spec.name) \(synopses[0])")]
+        for synopsis in synopses.dropFirst() { out += [".B " + escape("\(spec.name) \(synopsis)"), ".br"] }
+        out.append(escape(spec.summary))
+        let listed = spec.positionals.filter(\.listed)
+        if !listed.isEmpty {
             out.append(".PP")
             out.append("Arguments:")
-            for positional in spec.positionals { out += [".TP", ".I " + escape(positional.name), escape(positional.help)] }
+            for positional in listed { out += [".TP", ".I " + escape(positional.name), escape(positional.help)] }
         }
         out.append(".PP")
         out.append("Options:")

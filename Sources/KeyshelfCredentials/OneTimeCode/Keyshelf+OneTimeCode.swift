@@ -23,7 +23,8 @@ extension Keyshelf {
     /// - Parameter time: Unix time in seconds (not negative).
     /// - Throws: `errSecItemNotFound` (no such account, or it has no secret),
     ///   `errSecUserCanceled` (release or master password declined),
-    ///   `errSecAuthFailed`, `errSecParam` (the stored secret does not parse), vault errors.
+    ///   `errSecAuthFailed`, `errSecParam` (the stored secret does not parse, or
+    ///   a HOTP counter at `OTPAuth.maximumCounter`), vault errors.
     public func oneTimeCode(server: ServerName, account: String? = nil, in filter: StoreFilter = .both,
                             at time: Int64) throws -> OneTimeCodeResult {
         let (store, item, auth) = try oneTimeSecret(server: server, account: account, in: filter)
@@ -61,16 +62,18 @@ extension Keyshelf {
     /// - Throws: as `oneTimeCode`.
     public func oneTimeURI(server: ServerName, account: String, in filter: StoreFilter = .both) throws -> String {
         let (_, item) = try oneTimeItem(server: server, account: account, in: filter, alwaysAsk: true)
-        return try Self.parsedSecret(item, server: server).uri
+        // Secrets stored before labels were completed print with one as well.
+        return try Self.parsedSecret(item, server: server).labeled(account: item.account, issuer: server.display).uri
     }
 
     /// `keyshelf otp set SERVER ACCOUNT`: stores `secret` (as its canonical
     /// URI) in the account, in the first store of `filter` that holds it.
     /// Replacing another secret asks consent (`.update`), as for a password.
+    /// A secret without a label gets the item's account and the server as
+    /// issuer (`OTPAuth.labeled`).
     /// - Throws: `errSecItemNotFound` (no such account), `errSecUserCanceled`, vault errors.
     public func setOneTimeSecret(_ secret: OTPAuth, server: ServerName, account: String, in filter: StoreFilter = .both) throws {
         let now = Date()
-        let uri = secret.uri
         try mutate { items, consent in
             let query = ItemQuery.internet(server, account: account)
             guard let store = filter.stores.first(where: { items[$0].contains(where: query.matches) }) else {
@@ -78,6 +81,7 @@ extension Keyshelf {
             }
             try Self.editing(store, of: &items) { local in
                 let index = local.items.firstIndex(inPlace: query.matches)!
+                let uri = secret.labeled(account: local.items[index].account, issuer: server.display).uri
                 let current = local.items[index].otpauth
                 if current == uri { return }
                 if !current.isEmpty, consent.ask(.update(server: server, account: account)) == .declined {
@@ -127,6 +131,8 @@ extension Keyshelf {
     /// Saves the HOTP counter + 1 in the locked write and returns the secret
     /// with the counter the code is computed from (the stored one, re-read
     /// under the lock, so two processes never show the same code).
+    /// - Throws: `errSecParam` when the counter is `OTPAuth.maximumCounter`
+    ///   (it cannot grow, so the code would repeat), vault errors.
     func advanceCounter(_ item: Item, in store: Store, server: ServerName) throws -> OTPAuth {
         let now = Date()
         return try mutate { items, _ in
@@ -135,7 +141,11 @@ extension Keyshelf {
                     throw KeychainError.notFound("the account \(InertText.quoted(item.account)) on \(server.qualified) is gone")
                 }
                 let current = try Self.parsedSecret(local.items[index], server: server)
-                guard current.kind == .hotp, current.counter < UInt64(Int.max) else { return current }
+                guard current.kind == .hotp else { return current }
+                // The counter after this code could not be saved: showing it would repeat it next time.
+                guard current.counter < OTPAuth.maximumCounter else {
+                    throw KeychainError(.param, "the HOTP counter of \(InertText.quoted(item.account)) on \(server.display) is at its maximum (\(OTPAuth.maximumCounter)): no further code can be made without repeating one; set a new secret with `keyshelf otp set`")
+                }
                 var next = current
                 next.counter += 1
                 local.items[index].otpauth = next.uri

@@ -35,6 +35,9 @@ public struct OTPAuth: Sendable, Equatable {
     public static let allowedDigits = 6...10
     /// The longest time step accepted, in seconds (one day).
     public static let maximumPeriod = 86_400
+    /// The largest HOTP counter (`Int64.max`, liboath computes from a
+    /// `time_t`); a counter there makes no further code (`Keyshelf.oneTimeCode`).
+    public static let maximumCounter = UInt64(Int64.max)
 
     public init(kind: Kind = .totp, key: Secret, hash: OTPHash = .sha1, digits: Int = 6, period: Int = 30,
                 counter: UInt64 = 0, issuer: String = "", account: String = "", isSteam: Bool = false) {
@@ -112,8 +115,8 @@ public struct OTPAuth: Sendable, Equatable {
             auth.period = value
         }
         if let counter = parameters["counter"] {
-            guard let value = UInt64(counter), value <= UInt64(Int.max) else {
-                throw KeychainError.param("the HOTP counter \(InertText.quoted(counter)) is not a number from 0 to \(Int.max)")
+            guard let value = UInt64(counter), value <= maximumCounter else {
+                throw KeychainError.param("the HOTP counter \(InertText.quoted(counter)) is not a whole number from 0 to \(maximumCounter)")
             }
             auth.counter = value
         }

@@ -63,10 +63,10 @@ public struct IdentityTokenVerifier {
             throw SignInWithAppleError("kid", "the key \(InertText.quoted(kid)) of the JWKS cannot be used: \(error.reason)")
         }
         guard valid else { throw SignInWithAppleError("signature", "the RS256 signature does not verify with the key \(InertText.quoted(kid))") }
-        return try checkClaims(claims, now: now)
+        return try checkClaims(claims, times: try Self.timeClaims(claimBytes), now: now)
     }
 
-    private func checkClaims(_ claims: [String: Any], now: Date) throws -> VerifiedIdentity {
+    private func checkClaims(_ claims: [String: Any], times: [String: Int], now: Date) throws -> VerifiedIdentity {
         guard claims["iss"] as? String == Self.issuer else {
             throw SignInWithAppleError("iss", "the issuer is \(InertText.quoted(String(describing: claims["iss"] ?? "missing"))), not \(Self.issuer)")
         }
@@ -75,12 +75,13 @@ public struct IdentityTokenVerifier {
             throw SignInWithAppleError("aud", "the token is for \(audiences.map(InertText.quoted).joined(separator: ", ")), not \(InertText.quoted(clientID))")
         }
         let seconds = Int(now.timeIntervalSince1970.rounded(.down))
-        guard let exp = Self.integer(claims["exp"]) else { throw SignInWithAppleError("exp", "the token has no expiry (exp)") }
-        guard exp + Self.leewaySeconds > seconds else {
+        // Compared as differences from now, so no claim value can overflow (an exp of Int.max is far future).
+        guard let exp = times["exp"] else { throw SignInWithAppleError("exp", "the token has no expiry (exp)") }
+        guard Self.isAfter(exp, seconds.subtractingReportingOverflow(Self.leewaySeconds)) else {
             throw SignInWithAppleError("exp", "the token expired at \(exp) (now \(seconds))")
         }
-        guard let iat = Self.integer(claims["iat"]) else { throw SignInWithAppleError("iat", "the token has no issue time (iat)") }
-        guard iat <= seconds + Self.leewaySeconds else {
+        guard let iat = times["iat"] else { throw SignInWithAppleError("iat", "the token has no issue time (iat)") }
+        guard !Self.isAfter(iat, seconds.addingReportingOverflow(Self.leewaySeconds)) else {
             throw SignInWithAppleError("iat", "the token is issued in the future (\(iat), now \(seconds))")
         }
         if let nonce {
@@ -112,7 +113,50 @@ public struct IdentityTokenVerifier {
         return (n, e)
     }
 
-    private static func integer(_ value: Any?) -> Int? {
-        value as? Int
+    /// Whether `value` is later than `bound`, a sum that may have overflowed
+    /// (then it lies beyond every `Int`, in the direction of its addend).
+    private static func isAfter(_ value: Int, _ bound: (partialValue: Int, overflow: Bool)) -> Bool {
+        guard bound.overflow else { return value > bound.partialValue }
+        return bound.partialValue > 0 // wrapped from below Int.min: every value is after it
+    }
+
+    /// The claims that are Unix seconds (`exp`, `iat`), read as JSON
+    /// integers only: `true`, `1.5`, `"5"` or a number beyond `Int` is refused
+    /// (JSONSerialization's NSNumber bridging would read `true` as 1).
+    /// - Throws: `SignInWithAppleError` naming the claim.
+    private static func timeClaims(_ claimBytes: [UInt8]) throws -> [String: Int] {
+        do {
+            return try JSONDecoder().decode(IntegerClaims.self, from: Data(claimBytes)).values
+        } catch let error as SignInWithAppleError {
+            throw error
+        } catch {
+            throw SignInWithAppleError("format", "the token's claims are not a JSON object")
+        }
+    }
+}
+
+/// The integer claims of a token's claims object (`IdentityTokenVerifier.timeClaims`).
+private struct IntegerClaims: Decodable {
+    static let names = ["exp", "iat"]
+
+    var values: [String: Int] = [:]
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: ClaimKey.self)
+        for name in Self.names {
+            let key = ClaimKey(stringValue: name)
+            guard container.contains(key), try !container.decodeNil(forKey: key) else { continue }
+            guard let value = try? container.decode(Int.self, forKey: key) else {
+                throw SignInWithAppleError(name, "the \(name) claim is not a whole number of seconds (a JSON integer)")
+            }
+            values[name] = value
+        }
+    }
+
+    private struct ClaimKey: CodingKey {
+        var stringValue: String
+        init(stringValue: String) { self.stringValue = stringValue }
+        var intValue: Int? { nil }
+        init?(intValue: Int) { nil }
     }
 }
