@@ -23,19 +23,15 @@ extension GetCommand {
         guard let record = records.first, let password = record.password else {
             throw CLIError(.failure, "the released password could not be read")
         }
-        if clip {
-            try ClipboardOutput.copy(password, what: "the password of \(InertText.quoted(record.account)) on \(record.server.qualified)", context)
-        } else if options.json && serverName == nil {
+        if options.json && serverName == nil {
             var writer = JSONWriter()
             writer.beginArray()
             for record in records { try RecordOutput.writeJSON(record, to: &writer) }
             writer.endArray()
             var bytes = writer.bytes + [0x0A]
             context.standardOutput.writeAndWipe(&bytes)
-        } else if options.json {
-            try RecordOutput.printJSON(record, context)
         } else {
-            RecordOutput.printPassword(password, context)
+            try output(password, of: record, context)
         }
         return .success
     }

@@ -80,6 +80,13 @@ struct GetCommand: Command {
         guard let password = record.password else {
             throw CLIError(.failure, "the password for \(InertText.quoted(record.account)) on \(record.server.qualified) could not be read")
         }
+        try output(password, of: record, context)
+        return .success
+    }
+
+    /// Copies `password` (`--clip`), or prints `record` as JSON (`--json`) or the password alone.
+    /// - Throws: `CLIError` when no clipboard took it or the password is not JSON text.
+    func output(_ password: Secret, of record: CredentialRecord, _ context: CommandContext) throws {
         if clip {
             try ClipboardOutput.copy(password, what: "the password of \(InertText.quoted(record.account)) on \(record.server.qualified)", context)
         } else if options.json {
@@ -87,6 +94,5 @@ struct GetCommand: Command {
         } else {
             RecordOutput.printPassword(password, context)
         }
-        return .success
     }
 }
