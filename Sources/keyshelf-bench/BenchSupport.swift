@@ -17,6 +17,34 @@ func medianSeconds(_ runs: Int, _ body: () throws -> Void) rethrows -> Double {
     return times.sorted()[runs / 2]
 }
 
+/// Wall times of repeated runs of one command, in seconds.
+struct Samples {
+    private(set) var seconds: [Double] = []
+
+    mutating func append(_ value: Double) { seconds.append(value) }
+
+    var median: Double { seconds.sorted()[seconds.count / 2] }
+    var fastest: Double { seconds.min() ?? 0 }
+    var slowest: Double { seconds.max() ?? 0 }
+
+    /// "12.3 ms (11.0–15.2)": the median, then the fastest and slowest run.
+    var summary: String {
+        String(format: "%.1f (%.1f–%.1f)", median * 1000, fastest * 1000, slowest * 1000)
+    }
+}
+
+/// The wall time of one call of `body`, in seconds.
+func seconds(_ body: () throws -> Void) rethrows -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    try body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+}
+
+/// The 1-minute load average (/proc/loadavg), for the record of a run.
+func loadAverage() -> String {
+    (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").first.map(String.init) ?? "?"
+}
+
 /// `seconds` as "12.3 ms".
 func milliseconds(_ seconds: Double) -> String { String(format: "%.1f ms", seconds * 1000) }
 
