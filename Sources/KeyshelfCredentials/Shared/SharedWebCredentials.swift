@@ -20,10 +20,11 @@ public struct SharedWebCredentials: Sendable {
     /// `SecAddSharedWebCredential`: stores, updates or deletes the record of
     /// `account` at `server`.
     ///
-    /// - No record yet → stored without a prompt (`.added`).
-    /// - A record with the same password → nothing changes, nobody is asked (`.unchanged`).
-    /// - A record with another password → `consent` is asked (`.update`) first (`.updated`),
-    ///   unless it only rotates an OAuth token (`OAuthAttributes.rotates`).
+    /// - A `password` → stored or updated by `PasswordUpdateConsent` (the
+    ///   rule the local store follows too): no record yet → stored without a
+    ///   prompt (`.added`); the same password → nobody is asked
+    ///   (`.unchanged`); another password → `consent` is asked (`.update`)
+    ///   first (`.updated`), unless it only rotates an OAuth token.
     /// - `oauth` (the git helper's; nil: leave the record's as they are)
     ///   replaces the record's OAuth expiry and refresh token.
     /// - `password == nil` → the record is deleted after consent (`.delete`) (`.deleted`).
@@ -37,10 +38,8 @@ public struct SharedWebCredentials: Sendable {
         comment: String? = nil, oauth: OAuthAttributes? = nil, now: Date = Date()
     ) throws -> AddOutcome {
         try Self.check(account: account, password: password, server: server)
-        let query = ItemQuery.internet(server, account: account)
-        let existing = items.firstIndex(inPlace: query.matches)
         guard let password else {
-            guard let existing else {
+            guard let existing = items.firstIndex(inPlace: ItemQuery.internet(server, account: account).matches) else {
                 throw KeychainError.notFound("no shared password for \(InertText.quoted(account)) on \(server.qualified)")
             }
             guard consent.ask(.delete(server: server, account: account)) != .declined else {
@@ -49,31 +48,13 @@ public struct SharedWebCredentials: Sendable {
             items[existing].markDeleted(at: now)
             return .deleted
         }
-        guard let existing else {
-            // Moved into the store and back (also on a throw), so appending copies no item.
-            var store = LocalStore()
-            swap(&store.items, &items)
-            defer { swap(&store.items, &items) }
-            var item = Self.record(server: server, account: account, password: password, comment: comment ?? "")
-            oauth?.apply(to: &item)
-            try store.add(item, now: now)
-            return .added
-        }
-        if items[existing].password == password {
-            if let comment, comment != items[existing].comment {
-                items[existing].comment = comment
-                items[existing].modificationDate = now
-            }
-            return OAuthAttributes.update(&items, at: existing, to: oauth, now: now) ? .updated : .unchanged
-        }
-        guard OAuthAttributes.rotates(items[existing], to: oauth) || consent.ask(.update(server: server, account: account)) != .declined else {
-            throw KeychainError.canceled("updating the password for \(InertText.quoted(account)) on \(server.qualified) was declined")
-        }
-        items[existing].replacePassword(with: password, at: now)
-        if let comment { items[existing].comment = comment }
-        items[existing].modificationDate = now
-        _ = OAuthAttributes.update(&items, at: existing, to: oauth, now: now)
-        return .updated
+        // Moved into a store and back (also on a throw), so appending copies no item.
+        var store = LocalStore()
+        swap(&store.items, &items)
+        defer { swap(&store.items, &items) }
+        return try PasswordUpdateConsent.save(password, server: server, account: account, comment: comment, oauth: oauth,
+                                              newItem: Self.record(server: server, account: account, password: password, comment: comment ?? ""),
+                                              in: &store, consent: consent, now: now)
     }
 
     /// `SecRequestSharedWebCredential`: the records matching `server` and

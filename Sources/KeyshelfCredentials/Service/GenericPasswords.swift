@@ -39,16 +39,15 @@ extension Keyshelf {
     public static func isReservedService(_ service: String) -> Bool {
         service.hasPrefix("keyshelf.")
     }
+}
 
-    /// The live generic passwords of the stores in `filter` (of `service`
-    /// when given), reserved services left out; sorted by service, then
-    /// account, local before shared (issue 13 rule 4).
-    public func genericEntries(service: String? = nil, in filter: StoreFilter = .both) -> [GenericEntry] {
+extension ShelfReader {
+    func genericEntries(service: String?, in filter: StoreFilter) -> [GenericEntry] {
         let query = ItemQuery(itemClass: .genericPassword, service: service)
         var found: [GenericEntry] = []
         for store in filter.stores {
             let list = snapshot[store]
-            for i in list.indices(inPlace: query.matches) where !Self.isReservedService(list[i].service) {
+            for i in list.indices(inPlace: query.matches) where !Keyshelf.isReservedService(list[i].service) {
                 found.append(GenericEntry(list[i], store: store))
             }
         }
@@ -57,20 +56,36 @@ extension Keyshelf {
         }
     }
 
-    /// `keyshelf add --service`: saves a generic password. A new one goes to
-    /// the local store, or with `synchronizable` to the shared (synced) file
-    /// (Keychain's `kSecAttrSynchronizable`); an existing one is changed where
-    /// it is, after consent (`.updateService`) when its password differs.
-    /// Generic passwords are never released through the shared-web-credentials
-    /// request (`SharedWebCredentials.request` reads internet passwords only).
-    /// - Parameters:
-    ///   - label, comment: nil leaves an existing item's as they are.
-    /// - Returns: the outcome and the store written.
-    /// - Throws: `errSecParam` (empty or reserved service, empty account, a
-    ///   password that is not text), `errSecUserCanceled` (declined), vault errors.
-    @discardableResult
-    public func addGeneric(service: String, account: String, password: Secret, synchronizable: Bool = false,
-                           label: String? = nil, comment: String? = nil) throws -> (outcome: AddOutcome, store: Store) {
+    func genericPassword(service: String, account: String?) throws -> (entry: GenericEntry, password: Secret) {
+        let matching = genericEntries(service: service, in: .both).filter { account == nil || $0.account == account }
+        let who = account.map { "\(InertText.quoted($0)) of " } ?? ""
+        guard let entry = matching.first else {
+            throw KeychainError.notFound("no saved password for \(who)service \(InertText.quoted(service))")
+        }
+        let accounts = Set(matching.map(\.account))
+        guard accounts.count == 1 else {
+            throw KeychainError.param("service \(InertText.quoted(service)) has several accounts: \(accounts.sorted().map(InertText.quoted).joined(separator: ", ")); give the ACCOUNT")
+        }
+        let found = try release(entry.id, in: entry.store,
+                                reason: "use the password for \(InertText.quoted(entry.account)) of service \(InertText.quoted(service))")
+        guard let password = found?.password else {
+            throw KeychainError.notFound("no saved password for \(who)service \(InertText.quoted(service))")
+        }
+        return (entry, password)
+    }
+
+    func reveal(_ entry: GenericEntry, for purpose: RevealPurpose) throws -> Secret {
+        let what = "the password for \(InertText.quoted(entry.account)) of service \(InertText.quoted(entry.service))"
+        guard let password = try release(entry.id, in: entry.store, reason: "\(purpose.rawValue) \(what)")?.password else {
+            throw KeychainError.notFound("\(what) is gone")
+        }
+        return password
+    }
+}
+
+extension ShelfWriter {
+    func addGeneric(service: String, account: String, password: Secret, synchronizable: Bool,
+                    label: String?, comment: String?) throws -> (outcome: AddOutcome, store: Store) {
         try Self.checkService(service)
         guard !account.isEmpty else { throw KeychainError.param("the account is empty") }
         let what = "the password for \(InertText.quoted(account)) of service \(InertText.quoted(service))"
@@ -103,39 +118,7 @@ extension Keyshelf {
         }
     }
 
-    /// `keyshelf get --service`: the generic password of `account` for
-    /// `service` (the only account when nil); a `userPresence` item re-asks
-    /// the master password. No release consent: it is the user's own local
-    /// secret, never a shared web credential.
-    /// - Throws: `errSecItemNotFound`; `errSecParam` naming the accounts when
-    ///   `account` is nil and there are several; `errSecUserCanceled` /
-    ///   `errSecAuthFailed` from the master-password check.
-    public func genericPassword(service: String, account: String?) throws -> (entry: GenericEntry, password: Secret) {
-        let matching = genericEntries(service: service).filter { account == nil || $0.account == account }
-        let who = account.map { "\(InertText.quoted($0)) of " } ?? ""
-        guard let entry = matching.first else {
-            throw KeychainError.notFound("no saved password for \(who)service \(InertText.quoted(service))")
-        }
-        let accounts = Set(matching.map(\.account))
-        guard accounts.count == 1 else {
-            throw KeychainError.param("service \(InertText.quoted(service)) has several accounts: \(accounts.sorted().map(InertText.quoted).joined(separator: ", ")); give the ACCOUNT")
-        }
-        let store = LocalStore(items: snapshot[entry.store])
-        let found = try withUserPresence(reason: "use the password for \(InertText.quoted(entry.account)) of service \(InertText.quoted(service))") { check in
-            try store.copyMatching(.item(entry.id), limit: .one, returnData: true, userPresence: check)
-        }
-        guard let password = found.first?.password else {
-            throw KeychainError.notFound("no saved password for \(who)service \(InertText.quoted(service))")
-        }
-        return (entry, password)
-    }
-
-    /// `keyshelf rm --service`: deletes the generic password after consent
-    /// (`.deleteService`), leaving a tombstone (DESIGN §6).
-    /// - Returns: the store it was deleted from.
-    /// - Throws: `errSecItemNotFound`, `errSecUserCanceled`.
-    @discardableResult
-    public func deleteGeneric(service: String, account: String) throws -> Store {
+    func deleteGeneric(service: String, account: String) throws -> Store {
         try Self.checkService(service)
         let query = ItemQuery(itemClass: .genericPassword, account: account, service: service)
         let now = Date()
@@ -153,23 +136,8 @@ extension Keyshelf {
 
     private static func checkService(_ service: String) throws {
         guard !service.isEmpty else { throw KeychainError.param("the service name is empty") }
-        guard !isReservedService(service) else {
+        guard !Keyshelf.isReservedService(service) else {
             throw KeychainError.param("the service \(InertText.quoted(service)) is reserved for keyshelf's own data (services starting \"keyshelf.\")")
         }
-    }
-}
-
-extension Keyshelf {
-    /// The password of a generic `entry`, for the TUI's reveal and copy (as
-    /// `reveal(_:for:)`: no release consent; `userPresence` re-asks the master password).
-    /// - Throws: `errSecItemNotFound` when it is gone; `errSecUserCanceled` / `errSecAuthFailed`.
-    public func reveal(_ entry: GenericEntry, for purpose: RevealPurpose = .show) throws -> Secret {
-        let store = LocalStore(items: snapshot[entry.store])
-        let what = "the password for \(InertText.quoted(entry.account)) of service \(InertText.quoted(entry.service))"
-        let found = try withUserPresence(reason: "\(purpose.rawValue) \(what)") { check in
-            try store.copyMatching(.item(entry.id), limit: .one, returnData: true, userPresence: check)
-        }
-        guard let password = found.first?.password else { throw KeychainError.notFound("\(what) is gone") }
-        return password
     }
 }

@@ -9,22 +9,11 @@ import KeyshelfVault
 extension Keyshelf {
     /// Where Apple lets the user manage the apps that use Sign in with Apple (REFERENCE).
     public static let appleManagementHint = "manage in Apple Account → Sign-In & Security"
+}
 
-    /// `keyshelf add SERVER ACCOUNT --sign-in-with-apple`: saves `account` at
-    /// `server` in `store` as a Sign in with Apple account.
-    ///
-    /// - Parameters:
-    ///   - hidesEmail: the user chose Hide My Email; nil: true exactly when
-    ///     `account` is a relay address (`AppleSignIn.isRelayAddress`).
-    ///   - forwardingAddress: the real address a relay forwards to; empty when not given.
-    ///   - since: when the account was created (the first sign-in); nil: now.
-    ///   - label: `kSecAttrLabel`.
-    /// - Throws: `errSecDuplicateItem` when the store already holds `account`
-    ///   at `server` (with a password or not); `errSecParam` for an empty
-    ///   account, or a forwarding address for an e-mail that is not hidden; vault errors.
-    public func addAppleAccount(
-        server: ServerName, account: String, to store: Store, hidesEmail: Bool? = nil,
-        forwardingAddress: String = "", since: Date? = nil, label: String = ""
+extension ShelfWriter {
+    func addAppleAccount(
+        server: ServerName, account: String, to store: Store, hidesEmail: Bool?, forwardingAddress: String, since: Date?, label: String
     ) throws {
         let now = Date()
         let hidden = hidesEmail ?? AppleSignIn.isRelayAddress(account)
@@ -40,6 +29,21 @@ extension Keyshelf {
         }
     }
 
+    /// Whether `items` hold `account` at `server` as a Sign in with Apple account.
+    static func hasAppleAccount(_ account: String, at server: ServerName, in items: [Item]) -> Bool {
+        let query = ItemQuery.internet(server, account: account)
+        return items.contains { $0.signInWithApple != nil && query.matches($0) }
+    }
+
+    /// Refuses to save a password for a Sign in with Apple account.
+    /// - Throws: `errSecDuplicateItem` naming the account and what to do.
+    static func refusePassword(onAppleAccount account: String, at server: ServerName, in items: [Item]) throws {
+        guard hasAppleAccount(account, at: server, in: items) else { return }
+        throw KeychainError.duplicate("\(InertText.quoted(account)) on \(server.display) is saved as a Sign in with Apple account, which has no password; remove it first (keyshelf rm) to save a password")
+    }
+}
+
+extension ShelfReader {
     /// Login-flow step 2 for Sign in with Apple: the first (by account)
     /// shared Apple account matching, when no shared password record does (a
     /// password record asks the release consent instead). Its record holds no
@@ -56,19 +60,6 @@ extension Keyshelf {
 
     /// "… signs in with Apple: there is no password to release" (`errSecItemNotFound`).
     static func signsInWithApple(_ account: String, _ server: ServerName) -> KeychainError {
-        KeychainError.notFound("\(InertText.quoted(account)) on \(server.display) signs in with Apple: there is no password to release (\(appleManagementHint))")
-    }
-
-    /// Whether `items` hold `account` at `server` as a Sign in with Apple account.
-    static func hasAppleAccount(_ account: String, at server: ServerName, in items: [Item]) -> Bool {
-        let query = ItemQuery.internet(server, account: account)
-        return items.contains { $0.signInWithApple != nil && query.matches($0) }
-    }
-
-    /// Refuses to save a password for a Sign in with Apple account.
-    /// - Throws: `errSecDuplicateItem` naming the account and what to do.
-    static func refusePassword(onAppleAccount account: String, at server: ServerName, in items: [Item]) throws {
-        guard hasAppleAccount(account, at: server, in: items) else { return }
-        throw KeychainError.duplicate("\(InertText.quoted(account)) on \(server.display) is saved as a Sign in with Apple account, which has no password; remove it first (keyshelf rm) to save a password")
+        KeychainError.notFound("\(InertText.quoted(account)) on \(server.display) signs in with Apple: there is no password to release (\(Keyshelf.appleManagementHint))")
     }
 }

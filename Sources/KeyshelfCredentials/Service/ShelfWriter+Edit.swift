@@ -25,20 +25,9 @@ public struct MetadataChanges: Sendable, Equatable {
     }
 }
 
-extension Keyshelf {
-    /// `keyshelf edit SERVER ACCOUNT`: changes the label, notes, account,
-    /// server or store of the item(s) of `account` at `pattern` in `filter`
-    /// (both copies when both stores hold it). Renaming or moving onto an
-    /// item that already exists overwrites it, after consent (`.update`, as a
-    /// password update); nothing else asks.
-    /// - Returns: the stores the account is in afterwards.
-    /// - Throws: `errSecItemNotFound`; `errSecParam` (a SERVER saved for
-    ///   several protocols, an empty account, moving a copy held in both
-    ///   stores without `--local`/`--shared`, a `…ThisDeviceOnly` or
-    ///   `userPresence` item to the shared store); `errSecUserCanceled`.
-    @discardableResult
-    public func edit(server pattern: ServerPattern, account: String, in filter: StoreFilter = .both, _ changes: MetadataChanges) throws -> [Store] {
-        guard let server = try self.server(matching: pattern, account: account, in: filter) else {
+extension ShelfWriter {
+    func edit(server pattern: ServerPattern, account: String, in filter: StoreFilter, _ changes: MetadataChanges) throws -> [Store] {
+        guard let server = try reader.server(matching: pattern, account: account, in: filter) else {
             throw KeychainError.notFound("no saved password for \(InertText.quoted(account)) on \(pattern.display)")
         }
         if let renamed = changes.account, renamed.isEmpty { throw KeychainError.param("the new account is empty") }
@@ -99,13 +88,8 @@ extension Keyshelf {
     }
 }
 
-extension Keyshelf {
-    /// `keyshelf edit --service NAME ACCOUNT`: the label, notes or account of
-    /// a generic password, where it is. Renaming onto an existing account of
-    /// the service overwrites it after consent (`.updateService`).
-    /// - Throws: `errSecItemNotFound`, `errSecParam` (a server or store change,
-    ///   an empty account), `errSecUserCanceled`.
-    public func editGeneric(service: String, account: String, _ changes: MetadataChanges) throws {
+extension ShelfWriter {
+    func editGeneric(service: String, account: String, _ changes: MetadataChanges) throws {
         guard changes.server == nil, changes.store == nil else {
             throw KeychainError.param("a generic password has no server; its store follows --synchronizable when it is added")
         }

@@ -10,19 +10,8 @@ public struct EraseResult: Sendable, Equatable {
     public var declined: [String] = []
 }
 
-extension Keyshelf {
-    /// The git helper's `erase` (git-credential(1); git's t0303 rules):
-    /// deletes, from both stores, the internet passwords of `server`
-    /// (protocol, host and port) that match — of `account` when given, else
-    /// of every account; with `password` given, only items whose stored
-    /// password equals it (constant-time compare). Consent (`.delete`) is
-    /// asked once per account; a declined account is kept. A Sign in with
-    /// Apple account has no password for git and is never erased.
-    /// - Returns: which accounts were deleted and which declined; both empty
-    ///   when nothing matched.
-    /// - Throws: vault errors.
-    @discardableResult
-    public func erase(server: ServerName, account: String?, password: Secret?) throws -> EraseResult {
+extension ShelfWriter {
+    func erase(server: ServerName, account: String?, password: Secret?) throws -> EraseResult {
         let now = Date()
         return try mutate { items, consent in
             let query = ItemQuery.internet(server, account: account)

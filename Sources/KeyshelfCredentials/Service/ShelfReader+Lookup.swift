@@ -2,22 +2,8 @@ import Foundation
 import KeyshelfCrypto
 import KeyshelfVault
 
-extension Keyshelf {
-    /// `keyshelf get`: the password for `server` (and `account`), local store
-    /// first, then shared credentials (DESIGN §8). A shared password is
-    /// released only with consent; a `userPresence` item re-asks the master password.
-    ///
-    /// A `server` without a scheme matches every protocol (issue 13 rule 1);
-    /// when its matches lie at several servers (`http://x` and `https://x`)
-    /// nothing is picked silently. Without `account`, several accounts are
-    /// put to the user in the release sheet, one chosen (issue 13 rule 6).
-    /// - Throws: `errSecItemNotFound` when no store has it; `errSecParam`
-    ///   (exit 2) naming the servers when the matches lie at several, or the
-    ///   accounts when several match and the answer (`--yes`) chose none;
-    ///   `errSecUserCanceled` when the release, the choice or the
-    ///   master-password dialog is declined; `errSecAuthFailed` when the master password was wrong.
-    ///   A Sign in with Apple account has no password: `errSecItemNotFound` saying so.
-    public func get(server pattern: ServerPattern, account: String? = nil, in filter: StoreFilter = .both) throws -> CredentialRecord {
+extension ShelfReader {
+    func get(server pattern: ServerPattern, account: String?, in filter: StoreFilter) throws -> CredentialRecord {
         let (server, chosen, consent) = try choose(pattern, account: account, in: filter)
         if filter.contains(.local), let record = try localLookup(server: server, account: chosen) {
             return record
@@ -32,23 +18,13 @@ extension Keyshelf {
         throw KeychainError.notFound("no saved password for \(InertText.quoted(chosen)) on \(server.qualified)")
     }
 
-    /// `get(server:account:in:)` for an exact server (its scheme included).
-    public func get(server: ServerName, account: String? = nil, in filter: StoreFilter = .both) throws -> CredentialRecord {
-        try get(server: ServerPattern(server), account: account, in: filter)
-    }
-
-    /// The one server `pattern` names for `account` (any account when nil)
-    /// among the live internet passwords of the stores in `filter`; nil when none matches.
-    /// - Throws: `errSecParam` (exit 2) naming the servers when the matches lie at several.
-    public func server(matching pattern: ServerPattern, account: String?, in filter: StoreFilter = .both) throws -> ServerName? {
+    func server(matching pattern: ServerPattern, account: String?, in filter: StoreFilter) throws -> ServerName? {
         let servers = Set(matches(pattern, account: account, in: filter).map(\.server))
         guard servers.count <= 1 else { throw Self.severalServers(pattern, servers.sorted(), account: account) }
         return servers.first
     }
 
-    /// The accounts `pattern` matches in the stores of `filter`, sorted by
-    /// server then account, local before shared (`list SERVER`).
-    public func accounts(of pattern: ServerPattern, in filter: StoreFilter = .both) -> [CredentialEntry] {
+    func accounts(of pattern: ServerPattern, in filter: StoreFilter) -> [CredentialEntry] {
         if let exact = pattern.exact { return accounts(of: exact, in: filter) }
         var found: [CredentialEntry] = []
         let query = pattern.query()
@@ -65,12 +41,7 @@ extension Keyshelf {
         }
     }
 
-    /// Login-flow steps 1–2 (DESIGN §4): like `get`, but a declined release
-    /// or nothing found gives nil instead of an error. A Sign in with Apple
-    /// account is found like a password one (its record has `signInWith`
-    /// `.apple` and no password; `sharedAppleAccount`), unless `passwordsOnly`.
-    /// - Throws: `errSecUserCanceled` / `errSecAuthFailed` from a `userPresence` item.
-    public func lookup(server: ServerName, account: String? = nil, passwordsOnly: Bool = false) throws -> CredentialRecord? {
+    func lookup(server: ServerName, account: String?, passwordsOnly: Bool) throws -> CredentialRecord? {
         let local = LocalStore(items: snapshot.local)
         if let first = (try? local.copyMatching(.internet(server, account: account)))?
             .filter({ !passwordsOnly || $0.signInWithApple == nil }).min(by: { $0.account < $1.account }),
@@ -83,20 +54,11 @@ extension Keyshelf {
         return passwordsOnly ? nil : sharedAppleAccount(server: server, account: account)
     }
 
-    /// The password of `entry`, for the TUI's reveal and copy. The user is
-    /// browsing their own vault, so no release consent is asked; a
-    /// `userPresence` item re-asks the master password (DESIGN §2, §7).
-    /// - Parameter purpose: what the caller does with it, named in the master-password
-    ///   prompt's reason ("copy the password for …").
-    /// - Throws: `errSecItemNotFound` when the entry is gone;
-    ///   `errSecUserCanceled` / `errSecAuthFailed` from the master-password check.
-    public func reveal(_ entry: CredentialEntry, for purpose: RevealPurpose = .show) throws -> Secret {
-        let store = LocalStore(items: snapshot[entry.store])
-        let found = try withUserPresence(reason: "\(purpose.rawValue) the password for \(InertText.quoted(entry.account)) on \(entry.server.qualified)") { check in
-            try store.copyMatching(.item(entry.id), limit: .one, returnData: true, userPresence: check)
-        }
-        guard let password = found.first?.password else {
-            if found.first?.signInWithApple != nil { throw Self.signsInWithApple(entry.account, entry.server) }
+    func reveal(_ entry: CredentialEntry, for purpose: RevealPurpose) throws -> Secret {
+        let found = try release(entry.id, in: entry.store,
+                                reason: "\(purpose.rawValue) the password for \(InertText.quoted(entry.account)) on \(entry.server.qualified)")
+        guard let password = found?.password else {
+            if found?.signInWithApple != nil { throw Self.signsInWithApple(entry.account, entry.server) }
             throw KeychainError.notFound("the password for \(InertText.quoted(entry.account)) on \(entry.server.qualified) is gone")
         }
         return password
@@ -165,13 +127,10 @@ extension Keyshelf {
     /// The local item of `account` at `server`, asking the master password for
     /// a `userPresence` one; with `passwordsOnly`, never a Sign in with Apple account.
     func localLookup(server: ServerName, account: String, passwordsOnly: Bool = true) throws -> CredentialRecord? {
-        let store = LocalStore(items: snapshot.local)
-        guard let first = (try? store.copyMatching(.internet(server, account: account)))?
+        guard let first = (try? LocalStore(items: snapshot.local).copyMatching(.internet(server, account: account)))?
             .first(where: { !passwordsOnly || $0.signInWithApple == nil }) else { return nil }
-        let found = try withUserPresence(reason: "use the password for \(InertText.quoted(first.account)) on \(server.qualified)") { check in
-            try store.copyMatching(.item(first.id), limit: .one, returnData: true, userPresence: check)
-        }
-        return found.first.map { CredentialRecord(local: $0, server: server) }
+        let found = try release(first.id, in: .local, reason: "use the password for \(InertText.quoted(first.account)) on \(server.qualified)")
+        return found.map { CredentialRecord(local: $0, server: server) }
     }
 }
 

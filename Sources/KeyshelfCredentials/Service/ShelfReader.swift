@@ -1,0 +1,148 @@
+import Foundation
+import KeyshelfCrypto
+import KeyshelfVault
+
+/// The read side of `Keyshelf`: the snapshot of the vault's items, the
+/// listing and search built on it, and the lookups that release a secret
+/// (get, lookup, reveal; `ShelfReader+Lookup`, `GenericPasswords`).
+///
+/// The snapshot is loaded at `init` / `reload()` and replaced after each
+/// change (`ShelfWriter`); the listing and search index are built on first
+/// use after each replacement. It asks consent only to release a shared
+/// password (DESIGN §3) and the master password for `userPresence` items.
+final class ShelfReader {
+    let vault: any CredentialVault
+    /// Answers release consent here and every consent of `ShelfWriter`.
+    var consent: any Consent
+    /// Re-asks the master password for `userPresence` items; nil: nobody can be asked.
+    var userPresence: (any UserPresencePrompt)?
+
+    private(set) var snapshot: VaultContents
+    /// `vault.revision` when `snapshot` was taken.
+    private var snapshotRevision: Int
+    /// Built on the first listing or search, so one-shot commands (`get`,
+    /// `add`, `rm`, `list SERVER`, the git helper) never pay for it.
+    private var cachedListing: Listing?
+    private var listing: Listing {
+        if let cachedListing { return cachedListing }
+        let built = Listing(snapshot)
+        cachedListing = built
+        return built
+    }
+    /// Built on the first search: listings do not need the lower-cased keys.
+    private var cachedIndex: SearchIndex?
+    private var index: SearchIndex {
+        if let cachedIndex { return cachedIndex }
+        let built = SearchIndex(listing)
+        cachedIndex = built
+        return built
+    }
+
+    init(vault: any CredentialVault, consent: any Consent, userPresence: (any UserPresencePrompt)?) throws {
+        self.vault = vault
+        self.consent = consent
+        self.userPresence = userPresence
+        snapshot = try vault.loadItems()
+        snapshotRevision = vault.revision
+    }
+
+    func reload() throws {
+        adopt(try vault.loadItems())
+    }
+
+    /// Keeps the snapshot, listing and index when the vault's revision did not move.
+    func refresh() throws -> Bool {
+        let items = try vault.loadItems()
+        guard vault.revision != snapshotRevision else { return false }
+        adopt(items)
+        return true
+    }
+
+    /// Makes `items` (what the vault holds at its current revision) the snapshot.
+    func adopt(_ items: VaultContents) {
+        snapshot = items
+        snapshotRevision = vault.revision
+        cachedListing = nil
+        cachedIndex = nil
+    }
+
+    /// Forgets which revision the snapshot is, so the next `refresh()` reloads.
+    func invalidate() {
+        snapshotRevision = -1
+    }
+
+    // MARK: - Listing and search (no secrets)
+
+    func domains(in filter: StoreFilter) -> [DomainSummary] {
+        filter == .both ? listing.domains : listing.domains.compactMap { restrict($0, to: filter) }
+    }
+
+    func accounts(of server: ServerName, in filter: StoreFilter) -> [CredentialEntry] {
+        // One pass over the snapshot: one domain needs no sorted listing.
+        Listing.entries(of: server, in: snapshot).filter { filter.contains($0.store) }
+    }
+
+    func entries(in filter: StoreFilter) -> [CredentialEntry] {
+        filter == .both ? listing.entries : listing.entries.filter { filter.contains($0.store) }
+    }
+
+    func search(_ text: String, in filter: StoreFilter) -> [CredentialEntry] {
+        let found = index.matches(text)
+        let entries = listing.entries
+        return filter == .both
+            ? found.map { entries[$0] }
+            : found.compactMap { filter.contains(entries[$0].store) ? entries[$0] : nil }
+    }
+
+    func searchDomains(_ text: String, in filter: StoreFilter) -> [DomainSummary] {
+        let found = index.matches(text)
+        let listing = self.listing
+        var out: [DomainSummary] = []
+        var previous = -1
+        // Matches are ascending and a domain's entries are contiguous: each domain appears in one run.
+        for i in found where filter.contains(listing.entries[i].store) {
+            let domain = listing.domain(ofEntry: i)
+            guard domain != previous else { continue }
+            previous = domain
+            if let summary = restrict(listing.domains[domain], to: filter) { out.append(summary) }
+        }
+        return out
+    }
+
+    // MARK: - Internals
+
+    /// Gives `body` a user-presence check; a canceled master-password dialog
+    /// becomes `errSecUserCanceled`, a wrong password `errSecAuthFailed`.
+    func withUserPresence<T>(reason: String, _ body: (() -> Bool) throws -> T) throws -> T {
+        var canceled = false
+        let check = { [userPresence, vault] () -> Bool in
+            guard let typed = userPresence?.askMasterPassword(reason: reason) else {
+                canceled = true
+                return false
+            }
+            return vault.verifyPassword(typed)
+        }
+        do {
+            return try body(check)
+        } catch let error as KeychainError where error.status == .authFailed && canceled {
+            throw KeychainError.canceled("the master password was not entered")
+        }
+    }
+
+    /// The password of item `id` in `store` of the snapshot, through the
+    /// user-presence check (reveal, generic get and reveal).
+    /// - Returns: the item as `copyMatching` releases it (password included).
+    func release(_ id: UUID, in store: Store, reason: String) throws -> Item? {
+        let local = LocalStore(items: snapshot[store])
+        return try withUserPresence(reason: reason) { check in
+            try local.copyMatching(.item(id), limit: .one, returnData: true, userPresence: check).first
+        }
+    }
+
+    private func restrict(_ domain: DomainSummary, to filter: StoreFilter) -> DomainSummary? {
+        var d = domain
+        if !filter.contains(.local) { d.localCount = 0 }
+        if !filter.contains(.shared) { d.sharedCount = 0 }
+        return d.accountCount > 0 ? d : nil
+    }
+}

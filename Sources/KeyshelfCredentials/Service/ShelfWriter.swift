@@ -1,0 +1,72 @@
+import Foundation
+import KeyshelfCrypto
+import KeyshelfVault
+
+/// The write side of `Keyshelf`: every change to the vault's items
+/// (`ShelfWriter+Changes`, `+PasswordChange`, `+Edit`, `+Erase`,
+/// `GenericPasswords`, `AppleAccounts`), run through `mutate`.
+///
+/// Every change runs its rule first on freshly loaded items, so consent
+/// dialogs appear while no vault lock is held, then again inside the vault's
+/// locked read-modify-write, replaying the recorded answers. Afterwards the
+/// reader's snapshot is what the vault holds. A password saved over another
+/// asks consent by one rule in both stores (`PasswordUpdateConsent`).
+final class ShelfWriter {
+    /// Whose snapshot each change replaces, and whose consent it asks.
+    let reader: ShelfReader
+
+    init(reader: ShelfReader) {
+        self.reader = reader
+    }
+
+    var vault: any CredentialVault { reader.vault }
+    var consent: any Consent { reader.consent }
+
+    /// Runs `body` on the current items (asking consent, no lock held), then
+    /// in the vault's locked `modify` with the recorded answers. A consent
+    /// policy that never waits for a person skips the first run (it only
+    /// exists so that no dialog waits while the vault is locked).
+    func mutate<T>(_ body: (inout VaultContents, any Consent) throws -> T) throws -> T {
+        let recorded = RecordedConsent(consent)
+        if !consent.answersWithoutWaiting {
+            // Fresh items, so the questions match what the locked run will find
+            // (a `VaultSession` re-reads only the files that changed on disk).
+            var dryRun = try vault.loadItems()
+            _ = try body(&dryRun, recorded)
+        }
+        return try withoutSnapshot { try vault.modifyItems { try body(&$0, recorded) } }
+    }
+
+    /// Runs a locked write holding no reference to the vault's item arrays,
+    /// so the vault edits and saves them in place: a second reference would
+    /// make appending to a large store (and its re-encoding) copy every item.
+    /// Saved or not, the snapshot is then what the vault now has (or, when it
+    /// cannot say, the next `refresh()` asks again).
+    func withoutSnapshot<T>(_ write: () throws -> T) rethrows -> T {
+        reader.adopt(VaultContents())
+        defer {
+            if let items = try? vault.loadItems() {
+                reader.adopt(items)
+            } else {
+                reader.invalidate()
+            }
+        }
+        return try write()
+    }
+
+    /// Runs `body` on `items[store]` moved into a `LocalStore` and back (also
+    /// when it throws; `mutate` then discards the edit), so editing a large
+    /// store copies no item.
+    static func editing<T>(_ store: Store, of items: inout VaultContents, _ body: (inout LocalStore) throws -> T) rethrows -> T {
+        var local = LocalStore()
+        func exchange() {
+            switch store {
+            case .local: swap(&local.items, &items.local)
+            case .shared: swap(&local.items, &items.shared)
+            }
+        }
+        exchange()
+        defer { exchange() }
+        return try body(&local)
+    }
+}
