@@ -8,13 +8,9 @@ struct BenchError: Error, CustomStringConvertible {
 
 /// The median wall time of `runs` calls of `body`, in seconds.
 func medianSeconds(_ runs: Int, _ body: () throws -> Void) rethrows -> Double {
-    var times: [Double] = []
-    for _ in 0..<runs {
-        let start = DispatchTime.now().uptimeNanoseconds
-        try body()
-        times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
-    }
-    return times.sorted()[runs / 2]
+    var samples = Samples()
+    for _ in 0..<runs { samples.append(try seconds(body)) }
+    return samples.median
 }
 
 /// Wall times of repeated runs of one command, in seconds.
