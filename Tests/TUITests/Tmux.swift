@@ -83,22 +83,37 @@ final class TmuxSession {
         try tmux(["capture-pane", "-p"])
     }
 
-    /// Polls the pane until `condition` holds (at most `timeout` seconds); returns the last capture.
+    /// Polls the pane until `condition` holds (at most `timeout` seconds) and returns
+    /// that screen once it has settled.
     @discardableResult
-    func waitFor(timeout: Double = 10, _ condition: (String) -> Bool) throws -> String {
+    func waitFor(timeout: Double = 20, _ condition: (String) -> Bool) throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         var last = ""
         while Date() < deadline {
             last = try screen()
-            if condition(last) { return last }
+            if condition(last) { return try settled(last, condition) }
             Thread.sleep(forTimeInterval: 0.03)
         }
         Issue.record("timed out; the screen was:\n\(last)")
         return last
     }
 
+    /// One curses refresh can reach the pane in several writes, so a capture may hold
+    /// half a frame: capture again until two captures agree (or the condition stops
+    /// holding, or a busy screen keeps changing), and return the fullest matching one.
+    private func settled(_ first: String, _ condition: (String) -> Bool) throws -> String {
+        var current = first
+        for _ in 0..<10 {
+            Thread.sleep(forTimeInterval: 0.02)
+            let next = try screen()
+            if next == current || !condition(next) { return current }
+            current = next
+        }
+        return current
+    }
+
     @discardableResult
-    func waitFor(_ text: String, timeout: Double = 10) throws -> String {
+    func waitFor(_ text: String, timeout: Double = 20) throws -> String {
         try waitFor(timeout: timeout) { $0.contains(text) }
     }
 
