@@ -53,13 +53,13 @@ let package = Package(
         .executableTarget(name: "vault-stress", dependencies: ["KeyshelfVault", "KeyshelfCrypto"]),
         .executableTarget(name: "keyshelf-bench", dependencies: ["KeyshelfCredentials", "KeyshelfTransfer", "KeyshelfVault", "KeyshelfCrypto", "KeyshelfTUI"]),
 
-        // What several test targets share: the "needs root" condition.
+        // What several test targets share: the built-product locator, the "needs root" condition, loopback sites.
         .target(name: "KeyshelfTestSupport", path: "Tests/KeyshelfTestSupport"),
         .testTarget(name: "CryptoTests", dependencies: ["KeyshelfCrypto"]),
-        .testTarget(name: "VaultTests", dependencies: ["KeyshelfVault", "KeyshelfCrypto", "vault-stress"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "VaultTests", dependencies: ["KeyshelfVault", "KeyshelfCrypto", "KeyshelfTestSupport", "vault-stress"], resources: [.copy("Fixtures")]),
         .testTarget(name: "CredentialsTests", dependencies: ["KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto", "KeyshelfTestSupport"]),
         .testTarget(name: "TransferTests", dependencies: ["KeyshelfTransfer", "KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "TUITests", dependencies: ["KeyshelfTUI", "KeyshelfClipboard", "KeyshelfTransfer", "KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto"]),
+        .testTarget(name: "TUITests", dependencies: ["KeyshelfTUI", "KeyshelfTestSupport", "KeyshelfClipboard", "KeyshelfTransfer", "KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto"]),
         .testTarget(name: "EndToEndTests", dependencies: ["keyshelf", "KeyshelfTestSupport"]),
         .testTarget(name: "AgentTests", dependencies: ["keyshelf", "KeyshelfTestSupport", "KeyshelfAgent", "KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto"]),
     ]

@@ -1,4 +1,5 @@
 import Foundation
+import KeyshelfTestSupport
 import Glibc
 import KeyshelfAgent
 import KeyshelfVault
@@ -22,20 +23,8 @@ struct HarnessError: Error, CustomStringConvertible {
 final class AgentHarness: @unchecked Sendable {
     static let masterPassword = "correct horse battery staple"
 
-    /// `$KEYSHELF_BINARY`, else the `keyshelf` next to the test bundle, else `.build/debug/keyshelf`.
-    static let binary: String = {
-        if let path = ProcessInfo.processInfo.environment["KEYSHELF_BINARY"] { return path }
-        var candidates: [URL] = []
-        if let executable = Bundle.main.executableURL {
-            candidates.append(executable.deletingLastPathComponent().appendingPathComponent("keyshelf"))
-        }
-        for bundle in Bundle.allBundles {
-            candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("keyshelf"))
-        }
-        let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        candidates.append(checkout.appendingPathComponent(".build/debug/keyshelf"))
-        return (candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates.last!).path
-    }()
+    /// The executable under test (`BuiltProduct.keyshelf`).
+    static var binary: String { BuiltProduct.keyshelf.path }
 
     let root: String
     let vault: String

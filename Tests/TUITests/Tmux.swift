@@ -1,4 +1,5 @@
 import Foundation
+import KeyshelfTestSupport
 import Testing
 import KeyshelfCredentials
 import KeyshelfCrypto
@@ -12,16 +13,8 @@ final class TmuxSession {
     let socket = "keyshelf-tui-\(UUID().uuidString.prefix(8))"
     let folder: URL
 
-    /// The `keyshelf` executable built next to the test bundle.
-    static var binary: URL? {
-        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = dir.appendingPathComponent("keyshelf")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            dir = dir.deletingLastPathComponent()
-        }
-        return nil
-    }
+    /// The `keyshelf` executable built next to the test bundle, or nil when it is not built.
+    static var binary: URL? { BuiltProduct.named("keyshelf") }
 
     /// A vault (minimum KDF) holding `samples`, and a password file for it.
     init(samples: [(server: String, account: String, store: Store, comment: String)]) throws {

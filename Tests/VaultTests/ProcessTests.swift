@@ -1,20 +1,16 @@
 import Foundation
+import KeyshelfTestSupport
 import Testing
 import KeyshelfCrypto
 @testable import KeyshelfVault
 
 /// The `vault-stress` helper built next to this test bundle.
 func vaultStressURL() throws -> URL {
-    let candidates = [Bundle.main.executableURL, Bundle.main.bundleURL, Bundle(for: BundleMarker.self).bundleURL]
-        .compactMap { $0?.deletingLastPathComponent() }
-    for dir in candidates + candidates.map({ $0.deletingLastPathComponent() }) {
-        let url = dir.appendingPathComponent("vault-stress")
-        if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+    guard let url = BuiltProduct.named("vault-stress") else {
+        throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "vault-stress (swift build --build-tests)"])
     }
-    throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "vault-stress next to \(candidates)"])
+    return url
 }
-
-final class BundleMarker {}
 
 /// Starts `vault-stress` with `arguments`, the test password on its standard input;
 /// as uid/gid 65534 (through `setpriv`) running the copy `nobodysCopy` when given

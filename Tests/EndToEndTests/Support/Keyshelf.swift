@@ -1,4 +1,5 @@
 import Foundation
+import KeyshelfTestSupport
 
 /// The result of one run of the real `keyshelf` binary.
 struct Run: CustomStringConvertible {
@@ -17,25 +18,8 @@ struct Run: CustomStringConvertible {
 
 /// Locates and runs the `keyshelf` executable that `swift build` / `swift test` built.
 enum Keyshelf {
-    /// `$KEYSHELF_BINARY`, else the `keyshelf` next to the test bundle
-    /// (same build folder), else `.build/debug/keyshelf` of this checkout.
-    static let binary: URL = {
-        if let path = ProcessInfo.processInfo.environment["KEYSHELF_BINARY"] {
-            return URL(fileURLWithPath: path)
-        }
-        var candidates: [URL] = []
-        if let executable = Bundle.main.executableURL {
-            candidates.append(executable.deletingLastPathComponent().appendingPathComponent("keyshelf"))
-        }
-        for bundle in Bundle.allBundles {
-            candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("keyshelf"))
-        }
-        let checkout = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        candidates.append(checkout.appendingPathComponent(".build/debug/keyshelf"))
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates.last!
-    }()
+    /// The executable under test (`BuiltProduct.keyshelf`).
+    static var binary: URL { BuiltProduct.keyshelf }
 
     /// Runs `keyshelf arguments` and waits for it.
     /// - Parameters:
