@@ -36,6 +36,26 @@ import KeyshelfVault
         #expect(screen.text.contains("git.example.org:8443"))
     }
 
+    /// Issue 12 item 4: a domain is its server by value, scheme and port included,
+    /// never its title; `L` logs in to that server (an http domain stays http).
+    @Test func httpAndHttpsServersOfOneHostAreThreeDomainsAndLoginKeepsTheScheme() throws {
+        let vault = MemoryVault()
+        let keyshelf = try Keyshelf(vault: vault, consent: ApproveAll())
+        for (server, account) in [("http://example.com", "plain"), ("http://example.com:8443", "plain-alt"),
+                                  ("https://example.com:8443", "tls-alt")] {
+            try keyshelf.add(server: ServerName(parsing: server), account: account, password: Secret(utf8: "pw-\(account)"), to: .local)
+        }
+        let browser = try run(vault, [])
+        #expect(browser.text.contains("3/3 domains"), "\(browser.text)")
+        for title in ["│ http://example.com ", "│ http://example.com:8443", "│ example.com:8443"] {
+            #expect(browser.text.contains(title), "\(browser.text)")
+        }
+        let order = try Keyshelf(vault: vault).domains().map(\.server.qualified)
+        let http = try #require(order.firstIndex(of: "http://example.com"), "\(order)")
+        let login = try run(vault, Array(repeating: Key.character("j"), count: http) + [.character("L")])
+        #expect(login.text.contains("Login for http://example.com: use plain (c copies"), "\(login.text)")
+    }
+
     @Test func deleteGoesThroughTheDomainConsentDialog() throws {
         let declined = try vault()
         let screen = try run(declined, [.tab, .character("d")])

@@ -55,7 +55,8 @@ final class FakeShelf: Shelf {
 
     func update(_ record: ShelfEntry, account: String, password: Secret?, comment: String, prompts: UserPrompts) throws {
         if password != nil {
-            guard prompts.ask(title: "Update Saved Password?", message: "Update \(record.account) for \(record.server)?", buttons: ["Not Now", "Update"]) == 1 else {
+            guard prompts.ask(title: "Update Saved Password?", message: "Update \(record.account) for \(record.server)?", buttons: ["Not Now", "Update"],
+                              destructive: [1]) == 1 else {
                 throw ConsentDeclined()
             }
         }
@@ -66,7 +67,8 @@ final class FakeShelf: Shelf {
     }
 
     func delete(_ record: ShelfEntry, prompts: UserPrompts) throws {
-        guard prompts.ask(title: "Delete Saved Password?", message: "Delete \(record.account) for \(record.server)?", buttons: ["Cancel", "Delete"]) == 1 else {
+        guard prompts.ask(title: "Delete Saved Password?", message: "Delete \(record.account) for \(record.server)?", buttons: ["Cancel", "Delete"],
+                          destructive: [1]) == 1 else {
             throw ConsentDeclined()
         }
         items.removeAll { $0.id == record.id }

@@ -58,6 +58,17 @@ public enum ConsentRequest: Sendable, Equatable {
         }
     }
 
+    /// Indexes into `buttons` of the destructive choices, which a dialog draws
+    /// as such: the approving button of an update or a delete. None for a
+    /// release, whose buttons are account names (an account named "Delete"
+    /// is not a destructive choice).
+    public var destructiveButtons: Set<Int> {
+        switch self {
+        case .update, .delete, .updateService, .deleteService: [1]
+        case .release, .releaseToClient: []
+        }
+    }
+
     /// `account` quoted by `InertText.quoted`, without the outer quotes.
     static func inert(_ account: String) -> String {
         String(InertText.quoted(account).dropFirst().dropLast())

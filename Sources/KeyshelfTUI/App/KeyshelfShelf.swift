@@ -186,7 +186,8 @@ final class PromptBridge: Consent, UserPresencePrompt, LoginPrompt, @unchecked S
     }
 
     func ask(_ request: ConsentRequest) -> ConsentAnswer {
-        guard let index = prompts?.ask(title: request.title, message: request.message, buttons: request.buttons) else {
+        guard let index = prompts?.ask(title: request.title, message: request.message, buttons: request.buttons,
+                                       destructive: request.destructiveButtons) else {
             return .declined
         }
         return request.answer(forButton: index)

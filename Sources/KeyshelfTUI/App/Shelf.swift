@@ -9,7 +9,9 @@ import KeyshelfVault
 public protocol UserPrompts: AnyObject {
     /// A consent dialog (DESIGN §5): `buttons` safe one first; returns the
     /// chosen index, or nil when declined (Esc, `n`, or the safe button).
-    func ask(title: String, message: String, buttons: [String]) -> Int?
+    /// - Parameter destructive: indexes into `buttons` of the destructive
+    ///   choices, as the request says (`ConsentRequest.destructiveButtons`), never guessed from a label.
+    func ask(title: String, message: String, buttons: [String], destructive: Set<Int>) -> Int?
     /// The master password, re-asked before a `userPresence` item is released; nil when canceled.
     ///
     /// `verify` checks a typed password (the vault's check); a wrong one keeps the

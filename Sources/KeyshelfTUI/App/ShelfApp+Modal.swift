@@ -48,9 +48,7 @@ extension ShelfApp: UserPrompts {
 
     /// Answers a consent question from the domain layer with a dialog (DESIGN §5):
     /// safe button first with focus; Esc and `n` decline.
-    public func ask(title: String, message: String, buttons: [String]) -> Int? {
-        let dangerous = ["Delete", "Update"]
-        let destructive = Set(buttons.indices.filter { $0 > 0 && dangerous.contains(buttons[$0]) })
+    public func ask(title: String, message: String, buttons: [String], destructive: Set<Int>) -> Int? {
         switch present(Dialog(title: title, message: message, buttons: buttons, destructive: destructive)) {
         case .activated(let i): return i == 0 ? nil : i
         case .declined: return nil
