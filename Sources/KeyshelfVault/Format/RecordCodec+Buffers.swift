@@ -3,13 +3,19 @@ import Foundation
 /// The byte-level writer and reader of `RecordCodec`'s grammar.
 extension RecordCodec {
     /// Writes fields into a buffer sized beforehand (`encode`, `join`).
+    ///
+    /// With no `base` it only counts: `RecordCodec.encode` sizes a record by
+    /// running the same code that writes it, so the size and the bytes cannot disagree.
     struct Writer {
-        let base: UnsafeMutableRawPointer
+        let base: UnsafeMutableRawPointer?
         var offset = 0
+
+        /// A writer that stores nothing and only advances `offset`.
+        static var counting: Writer { Writer(base: nil) }
 
         @inline(__always)
         mutating func byte(_ b: UInt8) {
-            base.storeBytes(of: b, toByteOffset: offset, as: UInt8.self)
+            base?.storeBytes(of: b, toByteOffset: offset, as: UInt8.self)
             offset += 1
         }
 
@@ -26,7 +32,7 @@ extension RecordCodec {
         @inline(__always)
         mutating func bytes(_ source: UnsafeRawBufferPointer) {
             guard let src = source.baseAddress, source.count > 0 else { return }
-            (base + offset).copyMemory(from: src, byteCount: source.count)
+            base?.advanced(by: offset).copyMemory(from: src, byteCount: source.count)
             offset += source.count
         }
 

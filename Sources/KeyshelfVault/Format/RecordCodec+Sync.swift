@@ -18,24 +18,9 @@ extension RecordCodec {
         return stamp.node != 0 || stamp.counter != 0 || stamp.wallMilliseconds != ChangeStamp.milliseconds(item.pointee.modificationDate)
     }
 
-    static func historyValueByteCount(_ history: [PasswordHistoryEntry]) -> Int {
-        history.reduce(varintByteCount(UInt64(history.count))) { n, entry in
-            n + 8 + varintByteCount(UInt64(entry.password.byteCount)) + entry.password.byteCount
-        }
-    }
-
-    static func syncFieldsByteCount(_ item: UnsafeMutablePointer<Item>) -> Int {
-        var n = 0
-        if writesStamp(item) { n += 1 + 1 + changeStampByteCount }
-        if !item.pointee.passwordHistory.isEmpty {
-            let value = historyValueByteCount(item.pointee.passwordHistory)
-            n += 1 + varintByteCount(UInt64(value)) + value
-        }
-        return n
-    }
-
-    /// Writes tags 24 and 25; the history's passwords are pointed at their copies in `storage`.
-    static func writeSyncFields(_ item: UnsafeMutablePointer<Item>, to w: inout Writer, storage: SecureBytes) {
+    /// Writes tags 24 and 25. With `storage` (the buffer `w` writes into) the
+    /// history's passwords are pointed at their copies there; nil when `w` only counts.
+    static func writeSyncFields(_ item: UnsafeMutablePointer<Item>, to w: inout Writer, storage: SecureBytes?) {
         if writesStamp(item), let stamp = item.pointee.changeStamp {
             w.field(.changeStamp, byteCount: changeStampByteCount)
             withUnsafeBytes(of: stamp.wallMilliseconds.littleEndian) { w.bytes($0) }
@@ -44,7 +29,15 @@ extension RecordCodec {
         }
         guard !item.pointee.passwordHistory.isEmpty else { return }
         var history = item.pointee.passwordHistory
-        w.field(.passwordHistory, byteCount: historyValueByteCount(history))
+        // The value's length prefix comes from the same entry writer, counting.
+        var sizing = Writer.counting
+        writeHistory(&history, to: &sizing, storage: nil)
+        w.field(.passwordHistory, byteCount: sizing.offset)
+        writeHistory(&history, to: &w, storage: storage)
+        if storage != nil { item.pointee.passwordHistory = history }
+    }
+
+    private static func writeHistory(_ history: inout [PasswordHistoryEntry], to w: inout Writer, storage: SecureBytes?) {
         w.varint(UInt64(history.count))
         for i in history.indices {
             let bits = history[i].replaced.timeIntervalSinceReferenceDate.bitPattern.littleEndian
@@ -53,9 +46,8 @@ extension RecordCodec {
             w.varint(UInt64(count))
             let start = w.offset
             history[i].password.withUnsafeBytes { w.bytes($0) }
-            history[i].password = Secret(storage: storage, range: start..<(start + count))
+            if let storage { history[i].password = Secret(storage: storage, range: start..<(start + count)) }
         }
-        item.pointee.passwordHistory = history
     }
 }
 

@@ -41,23 +41,26 @@ enum RecordCodec {
     /// reference counts per item) cost more than the encoding itself.
     static func encode(_ items: inout [Item]) -> SecureBytes {
         items.withUnsafeMutableBufferPointer { items in
-            var total = varintByteCount(UInt64(items.count))
+            // Sizes come from the writer itself run in counting mode: there is
+            // no separate sizing code that could disagree with the bytes written.
+            var sizing = Writer.counting
+            sizing.varint(UInt64(items.count))
             var recordSizes = [Int]()
             recordSizes.reserveCapacity(items.count)
             for i in items.indices {
-                let size = fieldsByteCount(items.baseAddress! + i)
+                let size = recordByteCount(items.baseAddress! + i)
                 recordSizes.append(size)
-                total += varintByteCount(UInt64(size)) + size
+                sizing.varint(UInt64(size))
+                sizing.offset += size
             }
+            let total = sizing.offset
             let out = SecureBytes(byteCount: total)
             out.withUnsafeMutableBytes { buffer in
                 var w = Writer(base: buffer.baseAddress!)
                 w.varint(UInt64(items.count))
                 for i in items.indices {
                     let item = items.baseAddress! + i
-                    let size = recordSizes[i]
-                    w.varint(UInt64(size))
-                    let start = w.offset
+                    w.varint(UInt64(recordSizes[i]))
                     // Moved out rather than copied: a copy would retain and release the
                     // password's buffer (shared by every item) once more per item.
                     let password = item.pointee.password.take()
@@ -66,7 +69,6 @@ enum RecordCodec {
                     if let range = ranges.password { item.pointee.password = Secret(storage: out, range: range) }
                     if let range = ranges.token { item.pointee.oauthRefreshToken = Secret(storage: out, range: range) }
                     writeSyncFields(item, to: &w, storage: out)
-                    precondition(w.offset - start == size, "record size mismatch")
                 }
                 precondition(w.offset == total, "payload size mismatch")
             }
@@ -74,45 +76,17 @@ enum RecordCodec {
         }
     }
 
-    @inline(__always)
-    private static func stringFieldByteCount(_ s: inout String) -> Int {
-        let n = s.utf8.count
-        return n == 0 ? 0 : 1 + varintByteCount(UInt64(n)) + n
-    }
-
-    private static func fieldsByteCount(_ item: UnsafeMutablePointer<Item>) -> Int {
-        var n = 1 + 1 + 16                                 // id
-        n += 1 + 1 + 1                                     // itemClass
-        n += stringFieldByteCount(&item.pointee.account)
-        n += stringFieldByteCount(&item.pointee.service)
-        n += stringFieldByteCount(&item.pointee.server)
-        n += stringFieldByteCount(&item.pointee.protocol)
-        if item.pointee.port != 0 { n += 1 + 1 + varintByteCount(UInt64(truncatingIfNeeded: item.pointee.port)) }
-        n += stringFieldByteCount(&item.pointee.path)
-        n += stringFieldByteCount(&item.pointee.securityDomain)
-        n += stringFieldByteCount(&item.pointee.authenticationType)
-        n += stringFieldByteCount(&item.pointee.label)
-        n += stringFieldByteCount(&item.pointee.comment)
-        n += stringFieldByteCount(&item.pointee.otpauth)
-        n += 2 * (1 + 1 + 8)                               // dates
-        n += 2 * (1 + 1 + 1)                               // accessible, accessControl
-        if item.pointee.synchronizable { n += 3 }
-        if let count = item.pointee.password?.byteCount {
-            n += 1 + varintByteCount(UInt64(count)) + count
-        }
-        if item.pointee.isDeleted { n += 3 }
-        if let expiry = item.pointee.passwordExpiryUTC { n += 1 + 1 + varintByteCount(expiry) }
-        if let count = item.pointee.oauthRefreshToken?.byteCount {
-            n += 1 + varintByteCount(UInt64(count)) + count
-        }
-        if !item.pointee.ignoredFindings.isEmpty { n += 3 }
-        if item.pointee.signInWithApple != nil {
-            n += 3 + (1 + 1 + 8)                           // flags, date
-            n += stringFieldByteCount(&item.pointee.signInWithApple!.forwardingAddress)
-        }
-        n += stringFieldByteCount(&item.pointee.appleTeamID)
-        n += syncFieldsByteCount(item)
-        return n
+    /// The byte count of one record's fields: `write` and `writeSyncFields`
+    /// run with a counting writer. The secrets are moved out and back, not copied.
+    private static func recordByteCount(_ item: UnsafeMutablePointer<Item>) -> Int {
+        var w = Writer.counting
+        let password = item.pointee.password.take()
+        let token = item.pointee.oauthRefreshToken.take()
+        _ = write(item, password: password, token: token, to: &w)
+        item.pointee.password = consume password
+        item.pointee.oauthRefreshToken = consume token
+        writeSyncFields(item, to: &w, storage: nil)
+        return w.offset
     }
 
     /// Writes one record's fields, the password and refresh token being
