@@ -2,7 +2,8 @@
 import PackageDescription
 
 // Direction of dependency: C modules → KeyshelfCrypto → KeyshelfVault →
-// KeyshelfCredentials → (KeyshelfTransfer) → KeyshelfTUI / KeyshelfCLI → keyshelf;
+// KeyshelfCredentials → (KeyshelfTransfer) → KeyshelfTUI / KeyshelfCLI → keyshelf
+// (KeyshelfCLI does not import KeyshelfTUI: main.swift wires them);
 // KeyshelfCrypto → KeyshelfClipboard → KeyshelfTUI / KeyshelfCLI.
 let package = Package(
     name: "keyshelf",
@@ -38,17 +39,18 @@ let package = Package(
         .target(name: "CSystem"),
 
         .target(name: "KeyshelfCrypto", dependencies: ["CSodium", "COath", "CLibCrypto", "CArgon2", "CSystem"]),
-        .target(name: "KeyshelfVault", dependencies: ["KeyshelfCrypto", "CSystem"]),
-        .target(name: "KeyshelfCredentials", dependencies: ["KeyshelfVault", "KeyshelfCrypto", "CIDN2", "CZxcvbn", "CCurl", "CSystem"]),
+        .target(name: "KeyshelfVault", dependencies: ["KeyshelfCrypto"]),
+        .target(name: "KeyshelfCredentials", dependencies: ["KeyshelfVault", "KeyshelfCrypto", "CIDN2", "CZxcvbn", "CCurl"]),
         .target(name: "KeyshelfAgent", dependencies: ["KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto", "CSystem"]),
         // Sync of shared.vault through git (docs/sync.md).
-        .target(name: "KeyshelfSync", dependencies: ["KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto"]),
+        .target(name: "KeyshelfSync", dependencies: ["KeyshelfCredentials", "KeyshelfVault"]),
         .target(name: "KeyshelfTransfer", dependencies: ["KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto", "CCSV", "CZlib"]),
         // Clipboard rules shared by the TUI's copy keys and `get --clip`.
         .target(name: "KeyshelfClipboard", dependencies: ["KeyshelfCrypto", "CSystem"]),
-        .target(name: "KeyshelfTUI", dependencies: ["KeyshelfClipboard", "KeyshelfCredentials", "KeyshelfTransfer", "KeyshelfVault", "KeyshelfAgent", "KeyshelfCrypto", "CCurses", "CSystem"]),
-        .target(name: "KeyshelfCLI", dependencies: ["KeyshelfSync", "KeyshelfClipboard", "KeyshelfCredentials", "KeyshelfTransfer", "KeyshelfVault", "KeyshelfAgent", "KeyshelfCrypto", "KeyshelfTUI", "CSystem"]),
-        .executableTarget(name: "keyshelf", dependencies: ["KeyshelfCLI"]),
+        .target(name: "KeyshelfTUI", dependencies: ["KeyshelfClipboard", "KeyshelfCredentials", "KeyshelfTransfer", "KeyshelfVault", "KeyshelfAgent", "KeyshelfCrypto", "CCurses"]),
+        .target(name: "KeyshelfCLI", dependencies: ["KeyshelfSync", "KeyshelfClipboard", "KeyshelfCredentials", "KeyshelfTransfer", "KeyshelfVault", "KeyshelfAgent", "KeyshelfCrypto", "CSystem"]),
+        // The composition root: wires the CLI to the TUI (main.swift).
+        .executableTarget(name: "keyshelf", dependencies: ["KeyshelfCLI", "KeyshelfTUI", "KeyshelfCrypto"]),
         // Child process for the vault's crash and concurrency tests.
         .executableTarget(name: "vault-stress", dependencies: ["KeyshelfVault", "KeyshelfCrypto"]),
         .executableTarget(name: "keyshelf-bench", dependencies: ["KeyshelfCredentials", "KeyshelfTransfer", "KeyshelfVault", "KeyshelfCrypto", "KeyshelfTUI"]),
@@ -60,7 +62,7 @@ let package = Package(
         .testTarget(name: "CredentialsTests", dependencies: ["KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto", "KeyshelfTestSupport"]),
         .testTarget(name: "TransferTests", dependencies: ["KeyshelfTransfer", "KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto"], resources: [.copy("Fixtures")]),
         .testTarget(name: "TUITests", dependencies: ["KeyshelfTUI", "KeyshelfTestSupport", "KeyshelfClipboard", "KeyshelfTransfer", "KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["keyshelf", "KeyshelfTestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["keyshelf", "KeyshelfCLI", "KeyshelfTUI", "KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto", "KeyshelfTestSupport"]),
         .testTarget(name: "AgentTests", dependencies: ["keyshelf", "KeyshelfTestSupport", "KeyshelfAgent", "KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto"]),
     ]
 )

@@ -12,8 +12,12 @@ final class CommandContext {
     /// and remembers it for the error report's hint.
     let unattendedConsent = UnattendedConsent()
 
-    init(environment: [String: String]) {
+    /// The terminal UI `keyshelf`, `keyshelf demo` and theme completion use.
+    let terminalUI: TerminalUI
+
+    init(environment: [String: String], terminalUI: TerminalUI) {
         self.environment = environment
+        self.terminalUI = terminalUI
     }
 
     /// `/dev/tty`, or nil when the process has none.

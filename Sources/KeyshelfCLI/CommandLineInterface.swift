@@ -44,9 +44,11 @@ public enum CommandLineInterface {
     static let hiddenCommands: [any Command.Type] = [CompleteNamesCommand.self]
 
     /// Runs `keyshelf` with `arguments` (without the program name).
+    /// - Parameter terminalUI: what `keyshelf` (no command) and `keyshelf demo`
+    ///   open, and where theme completion finds names.
     /// - Returns: the process exit code.
-    public static func run(arguments: [String], environment: [String: String]) -> Int32 {
-        let context = CommandContext(environment: environment)
+    public static func run(arguments: [String], environment: [String: String], terminalUI: TerminalUI) -> Int32 {
+        let context = CommandContext(environment: environment, terminalUI: terminalUI)
         let first = arguments.first
         switch first {
         case "--help", "-h", "help":
@@ -55,7 +57,7 @@ public enum CommandLineInterface {
         case AgentServer.commandName:
             return AgentServer.run(arguments: Array(arguments.dropFirst()))
         case MergeDriverCommand.commandName:
-            return MergeDriverCommand.run(arguments: Array(arguments.dropFirst()), environment: environment)
+            return MergeDriverCommand.run(arguments: Array(arguments.dropFirst()), context: context)
         case ClipboardClearer.commandName:
             return ClipboardClearer.run(arguments: Array(arguments.dropFirst()), environment: environment)
         case "--version":

@@ -8,11 +8,11 @@ import KeyshelfVault
 // Argon2id limits, next to `keyshelf --version` (process start alone).
 // "outside Argon2id" subtracts the measured time of one key derivation at
 // the vault's limits.
-// Build first: swift build -c release --product keyshelf
+// Build first: swift build -c release --static-swift-stdlib --product keyshelf
 func runCLIBenchmarks() throws {
     let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("keyshelf")
     guard FileManager.default.isExecutableFile(atPath: binary.path) else {
-        print("no release keyshelf next to keyshelf-bench; run: swift build -c release --product keyshelf")
+        print("no release keyshelf next to keyshelf-bench; run: swift build -c release --static-swift-stdlib --product keyshelf")
         return
     }
     let runs = 9

@@ -8,11 +8,11 @@ import KeyshelfVault
 // TOTP item; `otp` opens the vault with the agent's keys, docs/otp.md) next
 // to `get` and `--version`, and `audit` of 10 000 credentials without and
 // with `--hibp FILE` (a generated sorted list of 10 million lines, 459 MB).
-// Build first: swift build -c release --product keyshelf
+// Build first: swift build -c release --static-swift-stdlib --product keyshelf
 func runOtpBenchmarks() throws {
     let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("keyshelf")
     guard FileManager.default.isExecutableFile(atPath: binary.path) else {
-        print("no release keyshelf next to keyshelf-bench; run: swift build -c release --product keyshelf")
+        print("no release keyshelf next to keyshelf-bench; run: swift build -c release --static-swift-stdlib --product keyshelf")
         return
     }
     let count = 10_000

@@ -1,7 +1,6 @@
 import Foundation
 import KeyshelfAgent
 import KeyshelfCredentials
-import KeyshelfTUI
 
 /// `keyshelf __complete servers|accounts|themes [--vault DIR] [-- SERVER]`:
 /// the names the completion scripts offer, one a line. Hidden (not in
@@ -37,7 +36,7 @@ struct CompleteNamesCommand: Command {
         let names: [String]
         switch kind {
         case .themes:
-            names = Theme.names(searchPaths: Theme.searchPaths(environment: context.environment))
+            names = context.terminalUI.themeNames(context.environment)
         case .servers:
             names = records(of: nil, context).map(\.server.qualified)
         case .accounts:

@@ -1,5 +1,3 @@
-import KeyshelfTUI
-
 /// `keyshelf demo`: the terminal UI on a throwaway vault of example data.
 struct DemoCommand: Command {
     static let spec = CommandSpec(
@@ -14,6 +12,6 @@ struct DemoCommand: Command {
 
     func run(_ context: CommandContext) throws -> ExitCode {
         let directory = VaultAccess.directory(SharedOptions(), context)
-        return ExitCode(rawValue: TUI.run(TUIOptions(vaultDirectory: directory.url, demo: true, theme: theme))) ?? .failure
+        return ExitCode(rawValue: context.terminalUI.run(TerminalUIRequest(vaultDirectory: directory.url, demo: true, theme: theme))) ?? .failure
     }
 }

@@ -22,8 +22,7 @@ enum MergeDriverCommand {
         return "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "' \(commandName) %O %A %B"
     }
 
-    static func run(arguments: [String], environment: [String: String]) -> Int32 {
-        let context = CommandContext(environment: environment)
+    static func run(arguments: [String], context: CommandContext) -> Int32 {
         guard arguments.count == 3 else {
             context.note("merge driver: expected BASE OURS THEIRS (git passes %O %A %B)")
             return ExitCode.usage.rawValue

@@ -1,5 +1,3 @@
-import KeyshelfTUI
-
 /// `keyshelf` with no command: the terminal UI (DESIGN §7). A master
 /// password given by `--password-fd` / `$KEYSHELF_PASSWORD_FILE` replaces the
 /// unlock screen; otherwise the TUI asks for it itself.
@@ -22,9 +20,9 @@ struct TUICommand: Command {
         let password = source.isScripted
             ? try PasswordInput.read(from: source, terminal: context.terminal, prompt: "")
             : nil
-        let tuiOptions = TUIOptions(
+        let request = TerminalUIRequest(
             vaultDirectory: VaultAccess.directory(options, context).url, password: password, theme: theme,
             useAgent: !options.noAgent)
-        return ExitCode(rawValue: TUI.run(tuiOptions)) ?? .failure
+        return ExitCode(rawValue: context.terminalUI.run(request)) ?? .failure
     }
 }
