@@ -70,8 +70,8 @@ public enum AgentClient {
     /// - Throws: `KeychainError` as the facade's method would (not found,
     ///   declined, …); `AgentError` (unsafe socket directory, an agent of
     ///   another uid, a broken reply).
-    public static func perform(_ operation: AgentOperation, for vault: VaultDirectory, environment: [String: String],
-                               consent: any Consent, approveAll: Bool) throws -> AgentResult? {
+    public static func perform(_ operation: ShelfOperation, for vault: VaultDirectory, environment: [String: String],
+                               consent: any Consent, approveAll: Bool) throws -> ShelfResult? {
         let location = AgentLocation(vault: vault, environment: environment)
         var answers = ConsentAnswers(approveAll: approveAll)
         for _ in 0..<maximumConsentRounds {

@@ -142,7 +142,7 @@ final class AgentCore: @unchecked Sendable {
                 let (operation, answers) = try request.operation(code)
                 guard request.isAtEnd else { throw AgentProtocol.MalformedFrame(reason: "bytes after the request") }
                 reply = perform(operation, answers: answers)
-                if case .change = operation { wrote = true }
+                wrote = operation.writes
             case nil:
                 throw AgentProtocol.MalformedFrame(reason: "unknown operation")
             }
@@ -159,7 +159,7 @@ final class AgentCore: @unchecked Sendable {
     }
 
     /// The reply to a credentials operation (docs/agent-protocol.md, "Operations").
-    private func perform(_ operation: AgentOperation, answers: ConsentAnswers) -> FrameWriter {
+    private func perform(_ operation: ShelfOperation, answers: ConsentAnswers) -> FrameWriter {
         operationLock.withLock {
             var reply = Self.replyHeader()
             let keys: [VaultPasswordKey]? = stateLock.withLock {

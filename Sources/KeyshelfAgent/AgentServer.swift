@@ -4,8 +4,8 @@ import KeyshelfCrypto
 
 /// The agent process: holds one vault's password keys in sodium memory,
 /// hands them to same-uid clients over its Unix socket, and answers the
-/// credentials operations `get`, `list`, `search` and `add` from the vault it
-/// keeps open, until a limit runs out, it is told to lock, or it receives
+/// credentials operations (`ShelfOperation`: `get`, `list`, `search`, `add`,
+/// `rm`) from the vault it keeps open, until a limit runs out, it is told to lock, or it receives
 /// SIGTERM, SIGHUP or SIGINT. It then wipes the keys and the open vault,
 /// removes its socket and exits: a locked agent is no process at all
 /// (docs/agent-protocol.md, "Lifetime").

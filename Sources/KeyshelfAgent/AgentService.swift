@@ -16,7 +16,7 @@ final class AgentService {
 
     /// How one operation ended.
     enum Outcome {
-        case done(AgentResult)
+        case done(ShelfResult)
         /// The user must answer this first; nothing was changed.
         case consentNeeded(ConsentRequest)
         /// A Keychain failure to report as is (not found, declined, …).
@@ -39,7 +39,7 @@ final class AgentService {
 
     /// Runs `operation` with the client's consent `answers`, opening the
     /// vault with `keys` when it is not open yet.
-    func perform(_ operation: AgentOperation, answers: ConsentAnswers, keys: [VaultPasswordKey]) -> Outcome {
+    func perform(_ operation: ShelfOperation, answers: ConsentAnswers, keys: [VaultPasswordKey]) -> Outcome {
         let consent = RelayedConsent(answers)
         let presence = DeferredUserPresence()
         do {
@@ -49,7 +49,7 @@ final class AgentService {
             if session?.isSharedFileMissing == true { return .useVault("shared.vault is missing") }
             shelf.consent = consent
             shelf.userPresence = presence
-            let result = try Self.run(operation, on: shelf)
+            let result = try operation.perform(on: shelf)
             return .done(result)
         } catch let error as KeychainError {
             if let request = consent.pending { return .consentNeeded(request) }
@@ -91,20 +91,6 @@ final class AgentService {
         self.session = session
         self.shelf = shelf
         return shelf
-    }
-
-    private static func run(_ operation: AgentOperation, on shelf: Keyshelf) throws -> AgentResult {
-        switch operation {
-        case let .get(server, account, filter):
-            return .record(try shelf.get(server: server, account: account, in: filter))
-        case let .list(server, filter):
-            let entries = server.map { shelf.accounts(of: $0, in: filter) } ?? shelf.entries(in: filter)
-            return .records(entries.map(\.record))
-        case let .search(query, filter):
-            return .records(shelf.search(query, in: filter).map(\.record))
-        case let .change(server, account, password, filter, newItems):
-            return .changed(try shelf.changePassword(password, server: server, account: account, in: filter, newItems: newItems))
-        }
     }
 }
 

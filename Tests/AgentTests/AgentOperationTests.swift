@@ -7,7 +7,7 @@ import Testing
 @testable import KeyshelfAgent
 
 /// The credentials operations the agent answers from the vault it keeps open
-/// (get, list, search, add): consent relayed to the client, changes made
+/// (get, list, search, add; rm in AgentDeleteTests): consent relayed to the client, changes made
 /// elsewhere picked up, and the CLI printing the same with and without it.
 @Suite struct AgentOperationTests {
     /// Answers consent requests from a script and records them.
@@ -21,8 +21,8 @@ import Testing
         }
     }
 
-    func perform(_ h: AgentHarness, _ operation: AgentOperation, consent: any Consent = DeclineAll(),
-                 approveAll: Bool = false) throws -> AgentResult? {
+    func perform(_ h: AgentHarness, _ operation: ShelfOperation, consent: any Consent = DeclineAll(),
+                 approveAll: Bool = false) throws -> ShelfResult? {
         try AgentClient.perform(operation, for: VaultDirectory(url: URL(fileURLWithPath: h.vault)),
                                 environment: ["XDG_RUNTIME_DIR": h.runtime], consent: consent, approveAll: approveAll)
     }
@@ -66,7 +66,7 @@ import Testing
         try h.check(h.run(["add", "example.com", "alice", "--password-stdin"], stdin: "old\n"))
         try h.check(h.run(["unlock"]))
         let site = try ServerName(parsing: "example.com")
-        let update = AgentOperation.change(server: ServerPattern(site), account: "alice", password: Secret(utf8: "new"), filter: .shared, newItems: .shared)
+        let update = ShelfOperation.change(server: ServerPattern(site), account: "alice", password: Secret(utf8: "new"), filter: .shared, newItems: .shared)
 
         let declined = ScriptedConsent([.declined])
         #expect(throws: KeychainError(.userCanceled, "")) { try perform(h, update, consent: declined) }
@@ -264,13 +264,15 @@ import Testing
 
     @Test func requestsWithNamesTheCLIWouldRefuseAreRejected() throws {
         let good = try ServerName(parsing: "example.com")
-        let hostile: [AgentOperation] = [
+        let hostile: [ShelfOperation] = [
             .change(server: ServerPattern(ServerName(host: "EVIL\u{1B}[2J.COM", port: 65535, scheme: "https")), account: "u", password: Secret(utf8: "p"), filter: .shared, newItems: .shared),
             .change(server: ServerPattern(ServerName(host: "example.com", port: 0, scheme: "x\u{1B}]")), account: "u", password: Secret(utf8: "p"), filter: .shared, newItems: .shared),
             .change(server: ServerPattern(ServerName(host: "Example.COM", port: 0, scheme: "https")), account: "u", password: Secret(utf8: "p"), filter: .shared, newItems: .shared),
             .change(server: ServerPattern(good), account: "", password: Secret(utf8: "p"), filter: .shared, newItems: .shared),
             .change(server: ServerPattern(good), account: "u", password: Secret(utf8: ""), filter: .local, newItems: .local),
             .get(server: ServerPattern(ServerName(host: "bad host", port: 0, scheme: "https")), account: nil, filter: .both),
+            .delete(server: ServerPattern(good), account: "", filter: .both),
+            .delete(server: ServerPattern(ServerName(host: "EVIL\u{1B}[2J.COM", port: 0, scheme: "https")), account: "u", filter: .both),
         ]
         for operation in hostile {
             var writer = FrameWriter()
@@ -288,7 +290,7 @@ import Testing
 
     @Test func operationFramesRoundTripAndCutFramesAreRejected() throws {
         let site = try ServerName(parsing: "bücher.example:8443")
-        let operations: [AgentOperation] = [
+        let operations: [ShelfOperation] = [
             .get(server: ServerPattern(site), account: "zoë", filter: .shared),
             .get(server: ServerPattern(site), account: nil, filter: .both),
             .list(server: nil, filter: .local),
@@ -298,6 +300,7 @@ import Testing
             .change(server: try ServerPattern(parsing: "bücher.example"), account: "anna", password: Secret(utf8: "pw"), filter: .both, newItems: .shared),
             .search(query: "ZOË", filter: .both),
             .change(server: ServerPattern(site), account: "anna", password: Secret(utf8: "pw"), filter: .local, newItems: .local),
+            .delete(server: try ServerPattern(parsing: "plain.example"), account: "zoë", filter: .shared),
         ]
         let answers = ConsentAnswers(approveAll: false, given: [
             (.release(server: site, accounts: ["anna", "zoë"]), .chose(account: "zoë")),
@@ -318,17 +321,6 @@ import Testing
                 var short = FrameReader(SecureBytes(copying: whole[0..<cut]))
                 #expect(throws: AgentProtocol.MalformedFrame.self) { _ = try short.operation(operation.code) }
             }
-        }
-    }
-}
-
-extension AgentResult: Equatable {
-    public static func == (a: AgentResult, b: AgentResult) -> Bool {
-        switch (a, b) {
-        case let (.record(x), .record(y)): x == y
-        case let (.records(x), .records(y)): x == y
-        case let (.changed(x), .changed(y)): x == y
-        default: false
         }
     }
 }

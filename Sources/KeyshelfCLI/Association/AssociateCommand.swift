@@ -41,7 +41,7 @@ struct AssociateCommand: Command {
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let session = try VaultAccess.unlock(options, context)
+        let session = try VaultAccess.opener(options, context).session()
         defer { session.lock() }
         let shelf = try VaultAccess.shelf(session, yes: false, context)
         let association = try shelf.associate(app, domain, trust: trust, site: SiteVerifier(timeoutSeconds: timeout))

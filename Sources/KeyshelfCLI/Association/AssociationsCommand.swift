@@ -33,7 +33,7 @@ struct AssociationsCommand: Command {
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let session = try VaultAccess.unlock(options, context)
+        let session = try VaultAccess.opener(options, context).session()
         defer { session.lock() }
         let shelf = try VaultAccess.shelf(session, yes: false, context)
         if retry {

@@ -23,7 +23,7 @@ struct DissociateCommand: Command {
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let session = try VaultAccess.unlock(options, context)
+        let session = try VaultAccess.opener(options, context).session()
         defer { session.lock() }
         try VaultAccess.shelf(session, yes: false, context).dissociate(app, domain)
         context.note("dissociated \(app.value) from \(domain.key)")

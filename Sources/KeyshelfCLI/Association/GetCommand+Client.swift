@@ -10,7 +10,7 @@ extension GetCommand {
     func run(for client: AppIdentifier, _ context: CommandContext) throws -> ExitCode {
         let account = serverArguments?.account
         let serverName = try serverArguments.map { try ServerArgument.parse($0.server) }
-        let session = try VaultAccess.unlock(options, context)
+        let session = try VaultAccess.opener(options, context).session()
         defer { session.lock() }
         let shelf = try VaultAccess.shelf(session, yes: options.yes, context)
         let domain = serverName.flatMap { name in shelf.associations(of: client).first { $0.domain.covers(name) }?.domain }

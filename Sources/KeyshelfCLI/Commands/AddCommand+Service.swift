@@ -6,8 +6,8 @@ extension AddCommand {
     /// `add --service NAME ACCOUNT`: a generic password, local unless
     /// `--synchronizable` (issue 13 rule 4).
     func runService(_ service: String, account: String, _ context: CommandContext) throws -> ExitCode {
-        let opener = try VaultAccess.prepare(options, context, readsMoreInput: true)
-        let session = try opener.open()
+        let opener = try VaultAccess.opener(options, context, readsMoreInput: true)
+        let session = try opener.session()
         defer { session.lock() }
         let shelf = try VaultAccess.shelf(session, yes: options.yes, context)
         let password = generate ? try shelf.generatePassword(for: nil) : try itemPassword(context)

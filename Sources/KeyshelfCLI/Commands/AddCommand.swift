@@ -68,7 +68,7 @@ struct AddCommand: Command {
         let account = try ServerArgument.account(given)
         // The master password comes first: with --password-fd 0 it is the
         // first line of standard input and the item password the second.
-        let opener = try VaultAccess.prepare(options, context, readsMoreInput: apple == nil)
+        let opener = try VaultAccess.opener(options, context, readsMoreInput: apple == nil)
         let newItems: Store = options.scope == .local ? .local : .shared
         if let apple { return try apple.run(server: pattern.newServer, account: account, store: newItems, opener: opener, yes: options.yes, context) }
         let password: Secret
@@ -77,7 +77,7 @@ struct AddCommand: Command {
             // The domain's saved passwordrules are in the vault, and the agent's
             // change carries no metadata: open the vault (with the agent's keys
             // when it is unlocked) and run the facade here.
-            let session = try opener.open()
+            let session = try opener.session()
             defer { session.lock() }
             let shelf = try VaultAccess.shelf(session, yes: options.yes, context)
             password = generate
@@ -90,8 +90,7 @@ struct AddCommand: Command {
             password = try itemPassword(context)
             report = try opener.answer(
                 .change(server: pattern, account: account, password: password, filter: options.scope, newItems: newItems),
-                yes: options.yes, value: \.changeReport
-            ) { try $0.changePassword(password, server: pattern, account: account, in: options.scope, newItems: newItems) }
+                yes: options.yes, value: \.changeReport)
         }
         if generate { RecordOutput.printPassword(password, context) }
         context.note(Self.describe(report, account: account))

@@ -51,9 +51,9 @@ struct AppleAccountAdd: Sendable {
     }
 
     /// Saves the account and says so on standard error.
-    func run(server: ServerName, account: String, store: Store, opener: VaultAccess.VaultOpener, yes: Bool, _ context: CommandContext) throws -> ExitCode {
+    func run(server: ServerName, account: String, store: Store, opener: VaultOpener, yes: Bool, _ context: CommandContext) throws -> ExitCode {
         if !forwardingAddress.isEmpty { _ = try ServerArgument.account(forwardingAddress) }
-        let session = try opener.open()
+        let session = try opener.session()
         defer { session.lock() }
         try VaultAccess.shelf(session, yes: yes, context).addAppleAccount(
             server: server, account: account, to: store, hidesEmail: hidesEmail, forwardingAddress: forwardingAddress,

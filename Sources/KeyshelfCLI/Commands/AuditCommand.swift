@@ -66,7 +66,7 @@ struct AuditCommand: Command {
     func run(_ context: CommandContext) throws -> ExitCode {
         if let target { return try setIgnored(target, context) }
         let pwned = try source(context)
-        let session = try VaultAccess.unlock(options, context)
+        let session = try VaultAccess.opener(options, context).session()
         defer { session.lock() }
         let shelf = try VaultAccess.shelf(session, yes: false, context)
         let report: AuditReport
@@ -102,7 +102,7 @@ struct AuditCommand: Command {
     private func setIgnored(_ target: (problem: AuditProblem, server: String, account: String), _ context: CommandContext) throws -> ExitCode {
         let serverName = try ServerArgument.parse(target.server)
         let account = try ServerArgument.account(target.account)
-        let session = try VaultAccess.unlock(options, context)
+        let session = try VaultAccess.opener(options, context).session()
         defer { session.lock() }
         let shelf = try VaultAccess.shelf(session, yes: false, context)
         let entries = shelf.accounts(of: serverName, in: options.scope).filter { $0.account == account }

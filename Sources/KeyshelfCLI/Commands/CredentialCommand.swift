@@ -52,7 +52,7 @@ struct CredentialCommand: Command {
             // Nobody to unlock the vault: say nothing, so git can try its next helper.
             return .success
         }
-        let session = try agentSession ?? VaultAccess.unlock(options, context, agent: false)
+        let session = try agentSession ?? VaultAccess.opener(options, context, agent: false).session()
         defer { session.lock() }
         let shelf = try VaultAccess.shelf(session, yes: options.yes, context)
         if let client, !Self.admits(client, server, shelf, context) { return .success }

@@ -58,7 +58,7 @@ struct EditCommand: Command {
         var changes = changes
         changes.server = try serverText.map(ServerArgument.parse)
         if notesFromStdin { changes.notes = try AddCommand.readNotes() }
-        let session = try VaultAccess.unlock(options, context)
+        let session = try VaultAccess.opener(options, context).session()
         defer { session.lock() }
         let shelf = try VaultAccess.shelf(session, yes: options.yes, context)
         switch target {

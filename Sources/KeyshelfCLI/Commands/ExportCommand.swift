@@ -51,7 +51,7 @@ struct ExportCommand: Command {
         if case .file(let file) = destination, FileManager.default.fileExists(atPath: file) {
             throw TransferError.unwritable(path: file, reason: "the file already exists; choose a new name")
         }
-        let session = try VaultAccess.unlock(options, context)
+        let session = try VaultAccess.opener(options, context).session()
         defer { session.lock() }
         let contents = try session.contents()
         // Local first: where both stores hold an account, the local item is the one exported.

@@ -6,7 +6,7 @@ extension GetCommand {
     /// from either store, never through the shared-web-credentials release.
     func runService(_ service: String, account: String?, _ context: CommandContext) throws -> ExitCode {
         if let account { _ = try ServerArgument.account(account) }
-        let session = try VaultAccess.unlock(options, context)
+        let session = try VaultAccess.opener(options, context).session()
         defer { session.lock() }
         let (entry, password) = try VaultAccess.shelf(session, yes: options.yes, context).genericPassword(service: service, account: account)
         if clip {

@@ -65,17 +65,15 @@ struct GetCommand: Command {
             try HistoryOutput.run(server: serverName, account: account, options: options, context)
             return .success
         }
-        let opener = try VaultAccess.prepare(options, context)
+        let opener = try VaultAccess.opener(options, context)
         let record: CredentialRecord
         if options.json {
             // The agent's records carry no label, notes or dates: open the vault (with its keys when unlocked).
-            let session = try opener.open()
+            let session = try opener.session()
             defer { session.lock() }
             record = try VaultAccess.shelf(session, yes: options.yes, context).get(server: serverName, account: account, in: options.scope)
         } else {
-            record = try opener.answer(.get(server: serverName, account: account, filter: options.scope), yes: options.yes, value: \.record) {
-                try $0.get(server: serverName, account: account, in: options.scope)
-            }
+            record = try opener.answer(.get(server: serverName, account: account, filter: options.scope), yes: options.yes, value: \.record)
         }
         guard let password = record.password else {
             throw CLIError(.failure, "the password for \(InertText.quoted(record.account)) on \(record.server.qualified) could not be read")

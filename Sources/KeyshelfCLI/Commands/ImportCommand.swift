@@ -62,7 +62,7 @@ struct ImportCommand: Command {
             try PasswordInput.read(from: sourcePasswordFD.map(PasswordSource.fileDescriptor) ?? .terminal, terminal: context.terminal,
                                    prompt: "Password of \(file): ", kind: .source)
         }
-        let session = try VaultAccess.unlock(options, context)
+        let session = try VaultAccess.opener(options, context).session()
         defer { session.lock() }
         let store: Store = options.scope == .local ? .local : .shared
         let plan = ImportPlan(source: source, existing: try session.contents()[store], store: store)

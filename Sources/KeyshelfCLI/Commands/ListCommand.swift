@@ -21,9 +21,8 @@ struct ListCommand: Command {
     func run(_ context: CommandContext) throws -> ExitCode {
         let serverName = try server.map(ServerArgument.pattern)
         if serverName == nil { return try listEverything(context) }
-        let records = try VaultAccess.prepare(options, context).answer(
-            .list(server: serverName, filter: options.scope), yes: false, value: \.records
-        ) { shelf in (serverName.map { shelf.accounts(of: $0, in: options.scope) } ?? shelf.entries(in: options.scope)).map(\.record) }
+        let records = try VaultAccess.opener(options, context).answer(
+            .list(server: serverName, filter: options.scope), yes: false, value: \.records)
         if options.json {
             try RecordOutput.printJSON(records, context)
         } else {
@@ -39,7 +38,7 @@ struct ListCommand: Command {
     /// rule 4). The agent's `list` carries web logins only, so this opens the
     /// vault (with the agent's keys when it is unlocked: no Argon2id).
     private func listEverything(_ context: CommandContext) throws -> ExitCode {
-        let session = try VaultAccess.prepare(options, context).open()
+        let session = try VaultAccess.opener(options, context).session()
         defer { session.lock() }
         let shelf = try VaultAccess.shelf(session, yes: false, context)
         let records = shelf.entries(in: options.scope).map(\.record)

@@ -61,7 +61,7 @@ struct LoginCommand: Command {
         let pattern = try ServerArgument.pattern(server)
         if let account { _ = try ServerArgument.account(account) }
         do { try urlCheck?.validate(for: pattern.newServer) } catch { throw UsageError(error.reason) }
-        let session = try VaultAccess.unlock(options, context)
+        let session = try VaultAccess.opener(options, context).session()
         defer { session.lock() }
         let prompt: any LoginPrompt = context.terminal().map { TerminalLoginPrompt(terminal: $0) } ?? NoLoginPrompt()
         let shelf = try VaultAccess.shelf(session, yes: options.yes, context)

@@ -39,7 +39,7 @@ enum MergeDriverCommand {
     private static func merge(base: String, ours: String, theirs: String, context: CommandContext) throws {
         var options = SharedOptions()
         options.vault = FileManager.default.currentDirectoryPath
-        let session = try VaultAccess.unlock(options, context)
+        let session = try VaultAccess.opener(options, context).session()
         defer { session.lock() }
         func open(_ path: String, _ name: String) throws -> [Item] {
             let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))

@@ -73,9 +73,9 @@ struct OtpCommand: Command {
         let pattern = try ServerArgument.pattern(server)
         if let account { _ = try ServerArgument.account(account) }
         // With --password-fd 0 the master password is the first line and the secret the second.
-        let opener = try VaultAccess.prepare(options, context, readsMoreInput: action == .set)
+        let opener = try VaultAccess.opener(options, context, readsMoreInput: action == .set)
         let secret = action == .set ? try readSecret() : nil
-        let session = try opener.open()
+        let session = try opener.session()
         defer { session.lock() }
         let shelf = try VaultAccess.shelf(session, yes: options.yes, context)
         // Without a scheme: the one server the account is saved at (issue 13 rule 1).

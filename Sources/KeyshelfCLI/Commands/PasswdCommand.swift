@@ -29,7 +29,7 @@ struct PasswdCommand: Command {
 
     func run(_ context: CommandContext) throws -> ExitCode {
         // The current password is always asked, agent or not.
-        let session = try VaultAccess.unlock(options, context, agent: false)
+        let session = try VaultAccess.opener(options, context, agent: false).session()
         defer { session.lock() }
         let newPassword = try NewMasterPassword.read(
             from: .newMaster(fd: newPasswordFD, environment: context.environment), terminal: context.terminal,

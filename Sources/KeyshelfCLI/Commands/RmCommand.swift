@@ -28,21 +28,19 @@ struct RmCommand: Command {
         }
         let pattern = try server.map(ServerArgument.pattern)
         let given = try ServerArgument.account(typed)
-        let session = try VaultAccess.unlock(options, context)
-        defer { session.lock() }
-        let shelf = try VaultAccess.shelf(session, yes: options.yes, context)
+        let opener = try VaultAccess.opener(options, context)
         guard let pattern else {
             guard case .service(let service, _) = target else { return .usage }
-            let store = try shelf.deleteGeneric(service: service, account: given)
+            // Generic passwords are no agent operation yet: open the vault (with the agent's keys when unlocked).
+            let session = try opener.session()
+            defer { session.lock() }
+            let store = try VaultAccess.shelf(session, yes: options.yes, context).deleteGeneric(service: service, account: given)
             context.note("deleted the password for \(InertText.quoted(given)) of service \(InertText.quoted(service)) \(Self.from([store]))")
             return .success
         }
-        let account = given
-        guard let serverName = try shelf.server(matching: pattern, account: account, in: options.scope) else {
-            throw KeychainError(.itemNotFound, "no saved password for \(InertText.quoted(account)) on \(pattern.display)")
-        }
-        let stores = try shelf.delete(server: serverName, account: account, in: options.scope)
-        context.note("deleted the password for \(InertText.quoted(account)) on \(serverName.qualified) \(Self.from(stores))")
+        let operation = ShelfOperation.delete(server: pattern, account: given, filter: options.scope)
+        let (serverName, stores) = try opener.answer(operation, yes: options.yes, value: \.deletion)
+        context.note("deleted the password for \(InertText.quoted(given)) on \(serverName.qualified) \(Self.from(stores))")
         return .success
     }
 

@@ -64,7 +64,7 @@ struct RulesCommand: Command {
             // Checked before the vault is opened: a mistake costs no master password.
             _ = try PasswordRecipe(rules: PasswordRules(parsing: text))
         }
-        let session = try VaultAccess.unlock(options, context)
+        let session = try VaultAccess.opener(options, context).session()
         defer { session.lock() }
         let shelf = try VaultAccess.shelf(session, yes: false, context)
         switch (operation, server) {

@@ -19,9 +19,8 @@ struct SearchCommand: Command {
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let records = try VaultAccess.prepare(options, context).answer(
-            .search(query: query, filter: .both), yes: false, value: \.records
-        ) { $0.search(query).map(\.record) }
+        let records = try VaultAccess.opener(options, context).answer(
+            .search(query: query, filter: .both), yes: false, value: \.records)
         if options.json {
             try RecordOutput.printJSON(records, context)
         } else {

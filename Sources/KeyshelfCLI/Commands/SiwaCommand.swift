@@ -78,18 +78,18 @@ struct SiwaCommand: Command {
         case .verify(let token): return try verify(token, context)
         case .keyAdd(let keyID):
             // With --password-fd 0 the master password is the first line, the key the rest.
-            let opener = try VaultAccess.prepare(options, context, agent: true, readsMoreInput: true)
+            let opener = try VaultAccess.opener(options, context, agent: true, readsMoreInput: true)
             let pem = try SecretInput.readToEnd(fd: 0, source: "standard input")
             guard pem.byteCount > 0 else {
                 throw CLIError(.usage, "siwa key add: give the .p8 key on standard input (< AuthKey_\(keyID).p8); nothing was saved")
             }
-            let session = try opener.open()
+            let session = try opener.session()
             defer { session.lock() }
             try VaultAccess.shelf(session, yes: false, context)
                 .addAppleKey(keyID: keyID, teamID: arguments.value("--team-id")!, privateKeyPEM: pem, label: arguments.value("--label") ?? "")
             context.note("kept the Sign in with Apple key \(InertText.quoted(keyID)) in the local store")
         case .keyList:
-            let session = try VaultAccess.unlock(options, context)
+            let session = try VaultAccess.opener(options, context).session()
             defer { session.lock() }
             let keys = try VaultAccess.shelf(session, yes: false, context).appleKeys()
             if arguments.has("--json") {
@@ -112,7 +112,7 @@ struct SiwaCommand: Command {
             if let text = arguments.value("--days") {
                 days = try ArgumentParser.integer(text, option: "--days", in: 1...ClientSecret.maximumDays)
             }
-            let session = try VaultAccess.unlock(options, context)
+            let session = try VaultAccess.opener(options, context).session()
             defer { session.lock() }
             let secret = try VaultAccess.shelf(session, yes: false, context)
                 .appleClientSecret(keyID: keyID, clientID: arguments.value("--client-id")!, days: days)

@@ -55,7 +55,7 @@ struct SyncCommand: Command {
         switch action {
         case .setup:
             _ = try VaultAccess.existingDirectory(options, context)
-            let session = try VaultAccess.unlock(options, context)
+            let session = try VaultAccess.opener(options, context).session()
             defer { session.lock() }
             try repository.setup(remote: url!, driver: MergeDriverCommand.registration, records: try session.contents().shared)
             context.note("set up sync of \(directory.url.path)/shared.vault with \(InertText.make(url!))")
@@ -65,7 +65,7 @@ struct SyncCommand: Command {
             try status(repository, context)
         case .log:
             try requireSetUp(repository)
-            let session = try VaultAccess.unlock(options, context)
+            let session = try VaultAccess.opener(options, context).session()
             defer { session.lock() }
             for entry in try repository.log(session: session) {
                 context.standardOutput.write("\(Self.format(entry.date))  \(entry.commit.prefix(10))  \(entry.changes.summary)\n")
@@ -76,7 +76,7 @@ struct SyncCommand: Command {
             try repository.registerDriver(command: MergeDriverCommand.registration)
             // Before the password is asked: a merge in progress may have left a file that does not open.
             try repository.checkNothingForeignInProgress()
-            let session = try VaultAccess.unlock(options, context)
+            let session = try VaultAccess.opener(options, context).session()
             defer { session.lock() }
             let outcome = try repository.sync(session: session, dryRun: dryRun)
             report(outcome, context)

@@ -42,7 +42,7 @@ struct UnlockCommand: Command {
         let location = AgentLocation(vault: directory, environment: context.environment)
         // An unsafe socket directory is reported before the password is asked.
         try location.checkDirectory(create: true)
-        let session = try VaultAccess.unlock(options, context, agent: false)
+        let session = try VaultAccess.opener(options, context, agent: false).session()
         let keys = try session.passwordKeys()
         session.lock()
         defer { keys.forEach { $0.key.wipe() } }

@@ -12,7 +12,7 @@ enum HistoryOutput {
     /// agent's keys or the master password), so consent is asked as for
     /// `get`, then prints it with the history of the item it came from.
     static func run(server: ServerPattern, account: String?, options: SharedOptions, _ context: CommandContext) throws {
-        let session = try VaultAccess.unlock(options, context)
+        let session = try VaultAccess.opener(options, context).session()
         defer { session.lock() }
         let record = try VaultAccess.shelf(session, yes: options.yes, context).get(server: server, account: account, in: options.scope)
         guard let password = record.password else {

@@ -2,53 +2,18 @@ import KeyshelfCredentials
 import KeyshelfCrypto
 import KeyshelfVault
 
-/// A credentials operation the unlocked agent answers from the vault it
-/// keeps open (docs/agent-protocol.md, operations 5–8), so a command pays
-/// neither Argon2id nor a whole-vault decode. Each runs the same `Keyshelf`
-/// facade method as the direct path; consent is asked by the client.
-public enum AgentOperation: Sendable {
-    /// `Keyshelf.get(server:account:in:)` (a scheme-less server matches every protocol).
-    case get(server: ServerPattern, account: String?, filter: StoreFilter)
-    /// `Keyshelf.accounts(of:in:)` with a server, else `Keyshelf.entries(in:)`.
-    case list(server: ServerPattern?, filter: StoreFilter)
-    /// `Keyshelf.search(_:in:)`.
-    case search(query: String, filter: StoreFilter)
-    /// `Keyshelf.changePassword(_:server:account:in:newItems:)`: every store
-    /// of `filter` holding the account, else `newItems` (issue 13 rule 2).
-    case change(server: ServerPattern, account: String, password: Secret, filter: StoreFilter, newItems: Store)
-
+/// The agent's part of a `ShelfOperation`: its request code. The agent
+/// only encodes and decodes operations and results (below) and runs
+/// `ShelfOperation.perform(on:)` on its open vault; consent is asked by the client.
+extension ShelfOperation {
     var code: AgentProtocol.Operation {
         switch self {
         case .get: .get
         case .list: .list
         case .search: .search
         case .change: .change
+        case .delete: .delete
         }
-    }
-}
-
-/// What the agent answered to an `AgentOperation`.
-public enum AgentResult: Sendable {
-    /// `get`: the record, with its password.
-    case record(CredentialRecord)
-    /// `list`, `search`: records without passwords, in the facade's order.
-    case records([CredentialRecord])
-    /// `change`: the outcome per store.
-    case changed(PasswordChangeReport)
-
-    /// The record of a `get`, else nil.
-    public var record: CredentialRecord? {
-        if case .record(let found) = self { found } else { nil }
-    }
-
-    /// The records of a `list` or `search`, else nil.
-    public var records: [CredentialRecord]? {
-        if case .records(let found) = self { found } else { nil }
-    }
-
-    /// The report of a `change`, else nil.
-    public var changeReport: PasswordChangeReport? {
-        if case .changed(let report) = self { report } else { nil }
     }
 }
 
@@ -81,7 +46,7 @@ extension FrameWriter {
     }
 
     /// The operation's fields (after the operation code) and the consent answers so far.
-    mutating func operation(_ operation: AgentOperation, answers: ConsentAnswers) {
+    mutating func operation(_ operation: ShelfOperation, answers: ConsentAnswers) {
         switch operation {
         case let .get(server, account, filter):
             pattern(server)
@@ -101,6 +66,11 @@ extension FrameWriter {
             secret(password)
             self.filter(filter)
             store(newItems)
+            self.answers(answers)
+        case let .delete(server, account, filter):
+            pattern(server)
+            string(account)
+            self.filter(filter)
             self.answers(answers)
         }
     }
@@ -154,7 +124,7 @@ extension FrameWriter {
     }
 
     /// The result's fields after the `ok` status.
-    mutating func result(_ result: AgentResult) {
+    mutating func result(_ result: ShelfResult) {
         switch result {
         case .record(let found):
             record(found)
@@ -173,6 +143,9 @@ extension FrameWriter {
                 }
                 integer(code)
             }
+        case let .deleted(server, stores):
+            self.server(server)
+            for store in Store.allCases { integer(UInt8(stores.contains(store) ? 1 : 0)) }
         }
     }
 }
@@ -229,10 +202,10 @@ extension FrameReader {
     }
 
     /// The fields of `code` written by `FrameWriter.operation`.
-    mutating func operation(_ code: AgentProtocol.Operation) throws -> (AgentOperation, ConsentAnswers) {
+    mutating func operation(_ code: AgentProtocol.Operation) throws -> (ShelfOperation, ConsentAnswers) {
         switch code {
         case .get:
-            let operation = AgentOperation.get(server: try checkedPattern(), account: try optionalString(), filter: try filter())
+            let operation = ShelfOperation.get(server: try checkedPattern(), account: try optionalString(), filter: try filter())
             return (operation, try answers())
         case .list:
             let server = try flag() ? try checkedPattern() : nil
@@ -247,9 +220,15 @@ extension FrameReader {
             guard !account.isEmpty, password.byteCount > 0 else {
                 throw AgentProtocol.MalformedFrame(reason: "an empty account or password")
             }
-            let operation = AgentOperation.change(server: server, account: account, password: password,
+            let operation = ShelfOperation.change(server: server, account: account, password: password,
                                                   filter: try filter(), newItems: try store())
             return (operation, try answers())
+        case .delete:
+            let server = try checkedPattern()
+            let account = try string()
+            // `keyshelf rm` always names the account.
+            guard !account.isEmpty else { throw AgentProtocol.MalformedFrame(reason: "an empty account") }
+            return (.delete(server: server, account: account, filter: try filter()), try answers())
         case .status, .unlock, .keys, .lock:
             throw AgentProtocol.MalformedFrame(reason: "not a credentials operation")
         }
@@ -304,7 +283,7 @@ extension FrameReader {
     }
 
     /// The result of `operation` after the `ok` status.
-    mutating func result(of operation: AgentOperation) throws -> AgentResult {
+    mutating func result(of operation: ShelfOperation) throws -> ShelfResult {
         switch operation {
         case .get:
             return .record(try record())
@@ -328,6 +307,17 @@ extension FrameReader {
                 }
             }
             return .changed(report)
+        case .delete:
+            let server = try server()
+            var stores: [Store] = []
+            for store in Store.allCases {
+                switch try integer(UInt8.self) {
+                case 0: break
+                case 1: stores.append(store)
+                default: throw AgentProtocol.MalformedFrame(reason: "an unknown delete outcome")
+                }
+            }
+            return .deleted(server: server, stores: stores)
         }
     }
 }

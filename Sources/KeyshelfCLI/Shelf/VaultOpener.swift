@@ -1,0 +1,120 @@
+import KeyshelfAgent
+import KeyshelfCredentials
+import KeyshelfCrypto
+import KeyshelfVault
+
+/// How one command reaches the vault, decided by `VaultAccess.opener`: the
+/// one place of the opening policy "the unlocked agent, else the master
+/// password". A `ShelfOperation` goes to the agent (`answer`); everything
+/// else opens a session (`session()`) with the agent's keys, else with the
+/// master password.
+final class VaultOpener {
+    let directory: VaultDirectory
+    let options: SharedOptions
+    let context: CommandContext
+    private(set) var viaAgent: Bool
+    /// The master password when read; with the agent, a line given on `--password-fd`.
+    private(set) var masterPassword: Secret?
+    private var passwordLineRead = false
+    /// Why the agent could not be used, when it was tried and failed (gone, stopped, …).
+    private var agentProblem: AgentError?
+
+    init(directory: VaultDirectory, options: SharedOptions, context: CommandContext, viaAgent: Bool) {
+        self.directory = directory
+        self.options = options
+        self.context = context
+        self.viaAgent = viaAgent
+    }
+
+    /// Reads the line given on `--password-fd`, if any, once.
+    func readSpareLine() throws {
+        guard !passwordLineRead else { return }
+        passwordLineRead = true
+        masterPassword = try options.passwordFD.flatMap { try LineReader.readLine(fd: $0, source: "file descriptor \($0)") }
+    }
+
+    /// Reads the master password now and chooses the password path.
+    func readMasterPassword() throws {
+        viaAgent = false
+        passwordLineRead = true
+        masterPassword = try VaultAccess.masterPassword(options, context)
+    }
+
+    /// `operation` answered by the agent when it can (issue 6: no Argon2id,
+    /// no vault decode), else performed on the facade over the vault opened
+    /// here — the same `ShelfOperation.perform`, so both give the same answer.
+    /// Consent requests go to this process's policy for `yes`.
+    /// - Parameter value: the part of the result this command wants
+    ///   (`\.record`, `\.records`, `\.changeReport`, `\.deletion`).
+    /// - Throws: the facade's `KeychainError`s (relayed from the agent or
+    ///   thrown here), the errors of `session()`.
+    func answer<T>(_ operation: ShelfOperation, yes: Bool, value: (ShelfResult) -> T?) throws -> T {
+        if let answered = try agentResult(operation, yes: yes).flatMap(value) { return answered }
+        let session = try session()
+        defer { session.lock() }
+        guard let answered = value(try operation.perform(on: VaultAccess.shelf(session, yes: yes, context))) else {
+            // `perform` gives each operation its own kind of result.
+            throw CLIError(.failure, "the operation gave no result of the kind asked for")
+        }
+        return answered
+    }
+
+    /// `operation` answered by the agent; nil without an agent, or when
+    /// the agent hands the operation back.
+    private func agentResult(_ operation: ShelfOperation, yes: Bool) throws -> ShelfResult? {
+        guard viaAgent else { return nil }
+        do {
+            let consent = TerminalConsent.policy(yes: yes, context)
+            guard let result = try AgentClient.perform(operation, for: directory, environment: context.environment,
+                                                       consent: consent, approveAll: yes) else { return nil }
+            try readSpareLine()
+            return result
+        } catch let error as AgentError {
+            agentFailed(error)
+            viaAgent = false
+            return nil
+        }
+    }
+
+    /// Opens the vault: with the agent's keys, else with the master
+    /// password (asked now when the agent locked meanwhile and none was
+    /// read up front); Argon2id runs here, limits above `local.vault`'s
+    /// only when the terminal approves (`TerminalKeyDerivationConsent`).
+    /// - Throws: the open errors of `VaultDirectory.unlock` (5 wrong
+    ///   password, 7 damaged); the password input errors of `PasswordInput`;
+    ///   a usage error (2) naming the agent's trouble when the agent is gone
+    ///   or stopped and there is no master password to fall back on.
+    func session() throws -> VaultSession {
+        if viaAgent, let session = try VaultAccess.agentSession(directory, options, context, failed: agentFailed) {
+            try readSpareLine()
+            return session
+        }
+        let password = try masterPassword ?? passwordInsteadOfAgent()
+        let session = try directory.unlock(password: password, keyDerivationConsent: TerminalKeyDerivationConsent.policy(context))
+        return VaultAccess.reportingNotes(session, context)
+    }
+
+    /// The master password, read because the agent was not there; when
+    /// the agent was there but failed and nothing can give the password,
+    /// the error names the agent's trouble (issue 11: a crashed agent
+    /// must not leave its clients saying "no master password").
+    private func passwordInsteadOfAgent() throws -> Secret {
+        if let agentProblem, !passwordCanBeRead {
+            throw CLIError(.usage, "the agent cannot be used (\(agentProblem.reason)), and there is no terminal to ask the master password instead; run `keyshelf unlock` again, or pass --password-fd N or set $KEYSHELF_PASSWORD_FILE")
+        }
+        return try VaultAccess.masterPassword(options, context)
+    }
+
+    /// Whether a master password can be had: a scripted source or a terminal.
+    private var passwordCanBeRead: Bool {
+        masterPassword != nil || VaultAccess.passwordSource(options, context).isScripted || context.terminal() != nil
+    }
+
+    /// Remembers why the agent could not be used, and notes it when the
+    /// command goes on with the master password (otherwise the error of
+    /// `passwordInsteadOfAgent` names it).
+    private func agentFailed(_ error: AgentError) {
+        agentProblem = error
+        if passwordCanBeRead { context.note("not using the agent: \(error.reason)") }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import KeyshelfCredentials
+import KeyshelfCrypto
+import KeyshelfVault
+import Testing
+@testable import KeyshelfAgent
+
+/// `keyshelf rm` as the agent's `delete` operation (issue 12 item 2): no
+/// master password while unlocked, consent relayed to the client exactly as
+/// for `add`, and the same messages and exit codes as without the agent.
+@Suite struct AgentDeleteTests {
+    func perform(_ h: AgentHarness, _ operation: ShelfOperation, consent: any Consent = DeclineAll(),
+                 approveAll: Bool = false) throws -> ShelfResult? {
+        try AgentClient.perform(operation, for: VaultDirectory(url: URL(fileURLWithPath: h.vault)),
+                                environment: ["XDG_RUNTIME_DIR": h.runtime], consent: consent, approveAll: approveAll)
+    }
+
+    @Test func theAgentDeletesOnlyAfterTheClientsConsent() throws {
+        let h = try AgentHarness()
+        defer { h.stop() }
+        try h.check(h.run(["add", "example.com", "alice", "--password-stdin"], stdin: "s3cret\n"))
+        try h.check(h.run(["add", "example.com", "alice", "--local", "--password-stdin", "--yes"], stdin: "s3cret\n"))
+        try h.check(h.run(["unlock"]))
+        let site = try ServerName(parsing: "example.com")
+        let delete = ShelfOperation.delete(server: ServerPattern(site), account: "alice", filter: .both)
+
+        let declined = AgentOperationTests.ScriptedConsent([.declined])
+        #expect(throws: KeychainError(.userCanceled, "")) { try perform(h, delete, consent: declined) }
+        #expect(declined.requests == [.delete(server: site, account: "alice")])
+        #expect(try h.check(h.run(["get", "example.com", "alice", "--local", "--no-agent"])).stdout == "s3cret\n")
+
+        let approved = AgentOperationTests.ScriptedConsent([.approved])
+        let result = try perform(h, delete, consent: approved)
+        #expect(result == .deleted(server: site, stores: [.local, .shared]))
+        #expect(approved.requests == [.delete(server: site, account: "alice")])
+        #expect(throws: KeychainError(.itemNotFound, "")) { try perform(h, delete, approveAll: true) }
+    }
+
+    @Test func rmThroughTheUnlockedAgentNeedsNoPasswordAndAsksAsBefore() throws {
+        let h = try AgentHarness()
+        defer { h.stop() }
+        try h.check(h.run(["add", "example.com", "alice", "--local", "--password-stdin"], stdin: "s3cret\n"))
+        try h.check(h.run(["add", "plain.example:8443", "bob", "--password-stdin"], stdin: "other\n"))
+        try h.check(h.run(["unlock"]))
+
+        // No terminal and no --yes: the consent dialog cannot be answered, so it declines, as without the agent.
+        let declinedViaAgent = try h.run(["rm", "example.com", "alice"], withPassword: false)
+        let declinedDirect = try h.run(["rm", "example.com", "alice", "--no-agent"])
+        #expect(declinedViaAgent.status == 4, "\(declinedViaAgent)")
+        #expect(declinedViaAgent.status == declinedDirect.status && declinedViaAgent.stderr == declinedDirect.stderr,
+                "\(declinedViaAgent)\n\(declinedDirect)")
+        #expect(try h.check(h.run(["get", "example.com", "alice", "--no-agent"])).stdout == "s3cret\n")
+
+        let missingViaAgent = try h.run(["rm", "example.com", "nobody", "--yes"], withPassword: false)
+        let missingDirect = try h.run(["rm", "example.com", "nobody", "--yes", "--no-agent"])
+        #expect(missingViaAgent.status == 3, "\(missingViaAgent)")
+        #expect(missingViaAgent.stderr == missingDirect.stderr, "\(missingViaAgent)\n\(missingDirect)")
+
+        let deleted = try h.check(h.run(["rm", "example.com", "alice", "--yes"], withPassword: false))
+        #expect(deleted.stderr.contains("deleted the password for"), "\(deleted)")
+        #expect(deleted.stderr.contains("from the local store"), "\(deleted)")
+        #expect(try h.run(["get", "example.com", "alice", "--no-agent"]).status == 3)
+        // A scheme-less SERVER resolves to the saved server, port included.
+        let other = try h.check(h.run(["rm", "plain.example:8443", "bob", "--yes"], withPassword: false))
+        #expect(other.stderr.contains("plain.example:8443") && other.stderr.contains("from the shared credentials"), "\(other)")
+        #expect(try !h.run(["list", "--no-agent"]).stdout.contains("plain.example"))
+    }
+}
