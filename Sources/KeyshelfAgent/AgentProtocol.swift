@@ -25,9 +25,9 @@ enum AgentProtocol {
         case status = 1, unlock = 2, keys = 3, lock = 4
         // 8 was `add` (one store) before issue 13; `change` (9) writes every
         // store holding the account, so an older agent answers it `badRequest`.
-        // An agent older than `delete` (10) answers it `badRequest` too, and
-        // the client deletes directly.
-        case get = 5, list = 6, search = 7, change = 9, delete = 10
+        // An agent older than `delete` (10) and `deleteGeneric` (11) answers
+        // them `badRequest` too, and the client deletes directly.
+        case get = 5, list = 6, search = 7, change = 9, delete = 10, deleteGeneric = 11
     }
 
     /// Reply status codes (reply byte 1).

@@ -13,6 +13,7 @@ extension ShelfOperation {
         case .search: .search
         case .change: .change
         case .delete: .delete
+        case .deleteGeneric: .deleteGeneric
         }
     }
 }
@@ -71,6 +72,10 @@ extension FrameWriter {
             pattern(server)
             string(account)
             self.filter(filter)
+            self.answers(answers)
+        case let .deleteGeneric(service, account):
+            string(service)
+            string(account)
             self.answers(answers)
         }
     }
@@ -146,6 +151,8 @@ extension FrameWriter {
         case let .deleted(server, stores):
             self.server(server)
             for store in Store.allCases { integer(UInt8(stores.contains(store) ? 1 : 0)) }
+        case .deletedGeneric(let deletedFrom):
+            store(deletedFrom)
         }
     }
 }
@@ -229,6 +236,12 @@ extension FrameReader {
             // `keyshelf rm` always names the account.
             guard !account.isEmpty else { throw AgentProtocol.MalformedFrame(reason: "an empty account") }
             return (.delete(server: server, account: account, filter: try filter()), try answers())
+        case .deleteGeneric:
+            let service = try string()
+            let account = try string()
+            // The facade checks the service name itself (`checkService`), as on the direct path.
+            guard !service.isEmpty, !account.isEmpty else { throw AgentProtocol.MalformedFrame(reason: "an empty service or account") }
+            return (.deleteGeneric(service: service, account: account), try answers())
         case .status, .unlock, .keys, .lock:
             throw AgentProtocol.MalformedFrame(reason: "not a credentials operation")
         }
@@ -318,6 +331,8 @@ extension FrameReader {
                 }
             }
             return .deleted(server: server, stores: stores)
+        case .deleteGeneric:
+            return .deletedGeneric(store: try store())
         }
     }
 }

@@ -65,4 +65,23 @@ import Testing
         #expect(other.stderr.contains("plain.example:8443") && other.stderr.contains("from the shared credentials"), "\(other)")
         #expect(try !h.run(["list", "--no-agent"]).stdout.contains("plain.example"))
     }
+
+    @Test func rmOfAGenericPasswordThroughTheAgent() throws {
+        let h = try AgentHarness()
+        defer { h.stop() }
+        try h.check(h.run(["add", "--service", "wifi", "home", "--password-stdin"], stdin: "hunter2\n"))
+        try h.check(h.run(["unlock"]))
+        let declined = AgentOperationTests.ScriptedConsent([.declined])
+        #expect(throws: KeychainError(.userCanceled, "")) { try perform(h, .deleteGeneric(service: "wifi", account: "home"), consent: declined) }
+        #expect(declined.requests == [.deleteService(service: "wifi", account: "home")])
+
+        let declinedViaAgent = try h.run(["rm", "--service", "wifi", "home"], withPassword: false)
+        let declinedDirect = try h.run(["rm", "--service", "wifi", "home", "--no-agent"])
+        #expect(declinedViaAgent.status == 4 && declinedViaAgent.stderr == declinedDirect.stderr, "\(declinedViaAgent)\n\(declinedDirect)")
+        let deleted = try h.check(h.run(["rm", "--service", "wifi", "home", "--yes"], withPassword: false))
+        #expect(deleted.stderr.contains("of service") && deleted.stderr.contains("wifi"), "\(deleted)")
+        let missingViaAgent = try h.run(["rm", "--service", "wifi", "home", "--yes"], withPassword: false)
+        let missingDirect = try h.run(["rm", "--service", "wifi", "home", "--yes", "--no-agent"])
+        #expect(missingViaAgent.status == 3 && missingViaAgent.stderr == missingDirect.stderr, "\(missingViaAgent)\n\(missingDirect)")
+    }
 }

@@ -272,6 +272,7 @@ import Testing
             .change(server: ServerPattern(good), account: "u", password: Secret(utf8: ""), filter: .local, newItems: .local),
             .get(server: ServerPattern(ServerName(host: "bad host", port: 0, scheme: "https")), account: nil, filter: .both),
             .delete(server: ServerPattern(good), account: "", filter: .both),
+            .deleteGeneric(service: "wifi", account: ""),
             .delete(server: ServerPattern(ServerName(host: "EVIL\u{1B}[2J.COM", port: 0, scheme: "https")), account: "u", filter: .both),
         ]
         for operation in hostile {
@@ -301,6 +302,7 @@ import Testing
             .search(query: "ZOË", filter: .both),
             .change(server: ServerPattern(site), account: "anna", password: Secret(utf8: "pw"), filter: .local, newItems: .local),
             .delete(server: try ServerPattern(parsing: "plain.example"), account: "zoë", filter: .shared),
+            .deleteGeneric(service: "Wi-Fi zoë", account: "anna"),
         ]
         let answers = ConsentAnswers(approveAll: false, given: [
             (.release(server: site, accounts: ["anna", "zoë"]), .chose(account: "zoë")),

@@ -31,10 +31,7 @@ struct RmCommand: Command {
         let opener = try VaultAccess.opener(options, context)
         guard let pattern else {
             guard case .service(let service, _) = target else { return .usage }
-            // Generic passwords are no agent operation yet: open the vault (with the agent's keys when unlocked).
-            let session = try opener.session()
-            defer { session.lock() }
-            let store = try VaultAccess.shelf(session, yes: options.yes, context).deleteGeneric(service: service, account: given)
+            let store = try opener.answer(.deleteGeneric(service: service, account: given), yes: options.yes, value: \.genericDeletion)
             context.note("deleted the password for \(InertText.quoted(given)) of service \(InertText.quoted(service)) \(Self.from([store]))")
             return .success
         }

@@ -25,19 +25,22 @@ public enum ShelfOperation: Sendable {
     /// (`Keyshelf.server(matching:account:in:)`), then
     /// `Keyshelf.delete(server:account:in:)`, which asks consent.
     case delete(server: ServerPattern, account: String, filter: StoreFilter)
+    /// `keyshelf rm --service`: `Keyshelf.deleteGeneric(service:account:)`, which asks consent.
+    case deleteGeneric(service: String, account: String)
 
     /// Whether the operation may write the vault (the agent then rotates the
     /// backups after its reply).
     public var writes: Bool {
         switch self {
         case .get, .list, .search: false
-        case .change, .delete: true
+        case .change, .delete, .deleteGeneric: true
         }
     }
 
     /// Runs the operation on `shelf`, asking `shelf.consent` as the facade does.
     /// - Returns: `.record` for `get`, `.records` for `list` and `search`,
-    ///   `.changed` for `change`, `.deleted` for `delete`.
+    ///   `.changed` for `change`, `.deleted` for `delete`, `.deletedGeneric`
+    ///   for `deleteGeneric`.
     /// - Throws: the facade's `KeychainError`s (`itemNotFound` when nothing
     ///   matches, `userCanceled` when consent is declined, …) and `VaultError`s.
     public func perform(on shelf: Keyshelf) throws -> ShelfResult {
@@ -56,6 +59,8 @@ public enum ShelfOperation: Sendable {
                 throw KeychainError(.itemNotFound, "no saved password for \(InertText.quoted(account)) on \(pattern.display)")
             }
             return .deleted(server: server, stores: try shelf.delete(server: server, account: account, in: filter))
+        case let .deleteGeneric(service, account):
+            return .deletedGeneric(store: try shelf.deleteGeneric(service: service, account: account))
         }
     }
 }
@@ -71,6 +76,8 @@ public enum ShelfResult: Sendable, Equatable {
     /// `delete`: the server the account was deleted on and the stores it
     /// was deleted from (local first).
     case deleted(server: ServerName, stores: [Store])
+    /// `deleteGeneric`: the store the generic password was deleted from.
+    case deletedGeneric(store: Store)
 
     /// The record of a `get`, else nil.
     public var record: CredentialRecord? {
@@ -90,5 +97,10 @@ public enum ShelfResult: Sendable, Equatable {
     /// The server and stores of a `delete`, else nil.
     public var deletion: (server: ServerName, stores: [Store])? {
         if case let .deleted(server, stores) = self { (server, stores) } else { nil }
+    }
+
+    /// The store of a `deleteGeneric`, else nil.
+    public var genericDeletion: Store? {
+        if case .deletedGeneric(let store) = self { store } else { nil }
     }
 }
