@@ -46,13 +46,16 @@ struct CredentialCommand: Command {
         guard let operation, let server = try credential.server() else { return .success }
         let directory = VaultAccess.directory(options, context)
         guard directory.exists else { return .success }
-        let agentSession = try VaultAccess.agentSession(directory, options, context)
+        let opener = VaultOpener(directory: directory, options: options, context: context, viaAgent: !options.noAgent)
+        let agentSession = try opener.agentSessionOnly()
         let source = VaultAccess.passwordSource(options, context)
         if agentSession == nil && source == .terminal && context.terminal() == nil {
             // Nobody to unlock the vault: say nothing, so git can try its next helper.
             return .success
         }
-        let session = try agentSession ?? VaultAccess.opener(options, context, agent: false).session()
+        // Checked before the master password is asked, as for every command.
+        if agentSession == nil { _ = try VaultAccess.existingDirectory(options, context) }
+        let session = try agentSession ?? opener.session()
         defer { session.lock() }
         let shelf = try VaultAccess.shelf(session, yes: options.yes, context)
         if let client, !Self.admits(client, server, shelf, context) { return .success }

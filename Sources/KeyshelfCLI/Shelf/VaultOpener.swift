@@ -94,6 +94,18 @@ final class VaultOpener {
         return VaultAccess.reportingNotes(session, context)
     }
 
+    /// The session from the unlocked agent's keys alone; nil without
+    /// `viaAgent`, when no agent is unlocked or when it cannot be used (noted
+    /// on standard error). Afterwards `session()` takes the password path.
+    /// For the git credential helper, which asks nothing when nobody can
+    /// unlock the vault.
+    /// - Throws: `VaultError` for a vault that cannot be opened (damaged, …).
+    func agentSessionOnly() throws -> VaultSession? {
+        guard viaAgent else { return nil }
+        viaAgent = false
+        return try VaultAccess.agentSession(directory, options, context)
+    }
+
     /// The master password, read because the agent was not there; when
     /// the agent was there but failed and nothing can give the password,
     /// the error names the agent's trouble (issue 11: a crashed agent
