@@ -4,15 +4,6 @@ import Glibc
 import KeyshelfAgent
 import KeyshelfVault
 
-/// The result of one run of a program.
-struct Run: CustomStringConvertible {
-    let status: Int32
-    let stdout: String
-    let stderr: String
-
-    var description: String { "exit \(status)\n--- stdout\n\(stdout)--- stderr\n\(stderr)" }
-}
-
 struct HarnessError: Error, CustomStringConvertible {
     var description: String
 }
@@ -69,7 +60,7 @@ final class AgentHarness: @unchecked Sendable {
         var env = environment
         if !withPassword { env["KEYSHELF_PASSWORD_FILE"] = nil }
         changes(&env)
-        let result = try Self.runProcess("/usr/bin/setsid", ["-w", Self.binary] + arguments, stdin: stdin, environment: env)
+        let result = try Program.runDetached(Self.binary, arguments, stdin: Data(stdin.utf8), environment: env)
         if arguments.first == "unlock", result.status == 0, let pid = try? agentPID() { remember(pid) }
         return result
     }
@@ -126,40 +117,4 @@ final class AgentHarness: @unchecked Sendable {
         for pid in pids where Self.isAlive(pid) { kill(pid, SIGKILL) }
         try? FileManager.default.removeItem(atPath: root)
     }
-
-    /// Runs any program, feeding `stdin` and collecting both outputs.
-    static func runProcess(_ path: String, _ arguments: [String], stdin: String = "", environment: [String: String]) throws -> Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.environment = environment
-        let out = Pipe(), err = Pipe(), input = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        try process.run()
-        let writer = input.fileHandleForWriting
-        let bytes = Data(stdin.utf8)
-        Thread.detachNewThread {
-            signal(SIGPIPE, SIG_IGN)
-            try? writer.write(contentsOf: bytes)
-            try? writer.close()
-        }
-        let box = Box()
-        let done = DispatchSemaphore(value: 0)
-        let errHandle = err.fileHandleForReading
-        Thread.detachNewThread {
-            box.data = errHandle.readDataToEndOfFile()
-            done.signal()
-        }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        done.wait()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                   stderr: String(decoding: box.data, as: UTF8.self))
-    }
-}
-
-private final class Box: @unchecked Sendable {
-    var data = Data()
 }

@@ -1,4 +1,5 @@
 import Foundation
+import KeyshelfTestSupport
 import Testing
 
 /// `keyshelf audit` through the real binary: exit codes, the `--json` shape,

@@ -1,4 +1,5 @@
 import Foundation
+import KeyshelfTestSupport
 import Glibc
 import Testing
 
@@ -58,7 +59,7 @@ final class ShellSession {
     /// Runs tmux with `posix_spawn` and `waitpid`, its output in a file:
     /// Foundation's `Process` was seen missing the exit of a client whose
     /// server keeps the inherited descriptors, and the server must not
-    /// inherit the test runner's blocked signals (as TUITests' `TestProcess`).
+    /// inherit the test runner's blocked signals (as `TestProcess` of KeyshelfTestSupport).
     @discardableResult
     func tmux(_ arguments: [String]) throws -> String {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("keyshelf-tmux-\(UUID().uuidString)").path

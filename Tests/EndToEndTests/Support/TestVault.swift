@@ -1,4 +1,5 @@
 import Foundation
+import KeyshelfTestSupport
 
 /// A throwaway vault directory with its own master password file, created
 /// with the minimum KDF (`KEYSHELF_TEST_KDF=minimum`) so tests stay fast.
