@@ -8,49 +8,37 @@ struct HarnessError: Error, CustomStringConvertible {
     var description: String
 }
 
-/// A throwaway vault (minimum KDF) with its own master-password file and its
-/// own `XDG_RUNTIME_DIR`, so each test has its own agent. `stop()` ends
-/// every agent the test started (lock, then SIGKILL if it is still there).
+/// A throwaway vault (`TemporaryVault` of KeyshelfTestSupport, with a short
+/// root: socket paths must fit 107 bytes) and its own `XDG_RUNTIME_DIR`, so
+/// each test has its own agent. `stop()` ends every agent the test started
+/// (lock, then SIGKILL if it is still there).
 final class AgentHarness: @unchecked Sendable {
-    static let masterPassword = "correct horse battery staple"
+    static let masterPassword = TemporaryVault.masterPassword
 
     /// The executable under test (`BuiltProduct.keyshelf`).
     static var binary: String { BuiltProduct.keyshelf.path }
 
-    let root: String
-    let vault: String
-    let passwordFile: String
+    private let temporary: TemporaryVault
+    var root: String { temporary.root.path }
+    var vault: String { temporary.directory.path }
+    var passwordFile: String { temporary.passwordFile.path }
     /// `$XDG_RUNTIME_DIR` of this test; the agent's directory is `runtime/keyshelf`.
     let runtime: String
     private var pids: Set<Int32> = []
 
-    /// A short root under /tmp (socket paths must fit 107 bytes) with an initialised vault.
+    /// A short root under /tmp with an initialised vault.
     init(initialize: Bool = true) throws {
-        var template = Array("/tmp/ksa-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw HarnessError(description: "mkdtemp failed") }
-        root = String(cString: made)
-        chmod(root, 0o755)
-        vault = root + "/vault"
-        passwordFile = root + "/master"
-        runtime = root + "/run"
+        temporary = try TemporaryVault(initialize: false, shortRoot: true)
+        runtime = temporary.root.path + "/run"
         mkdir(runtime, 0o700)
-        try Data((Self.masterPassword + "\n").utf8).write(to: URL(fileURLWithPath: passwordFile))
         if initialize {
             try check(run(["init"]))
         }
     }
 
-    /// The environment of every run: this vault, password file, runtime directory, minimum KDF.
+    /// The environment of every run: `TemporaryVault.environment` and the runtime directory.
     var environment: [String: String] {
-        [
-            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
-            "HOME": root,
-            "KEYSHELF_VAULT": vault,
-            "KEYSHELF_PASSWORD_FILE": passwordFile,
-            "KEYSHELF_TEST_KDF": "minimum",
-            "XDG_RUNTIME_DIR": runtime,
-            "LANG": "C.UTF-8",
-        ]
+        temporary.environment.merging(["XDG_RUNTIME_DIR": runtime]) { $1 }
     }
 
     /// Runs `keyshelf arguments` without a controlling terminal (`setsid -w`).
@@ -60,7 +48,7 @@ final class AgentHarness: @unchecked Sendable {
         var env = environment
         if !withPassword { env["KEYSHELF_PASSWORD_FILE"] = nil }
         changes(&env)
-        let result = try Program.runDetached(Self.binary, arguments, stdin: Data(stdin.utf8), environment: env)
+        let result = try temporary.runKeyshelf(arguments, stdin: Data(stdin.utf8), environment: env)
         if arguments.first == "unlock", result.status == 0, let pid = try? agentPID() { remember(pid) }
         return result
     }
