@@ -56,7 +56,7 @@ let package = Package(
         .executableTarget(name: "keyshelf-bench", dependencies: ["KeyshelfCredentials", "KeyshelfTransfer", "KeyshelfVault", "KeyshelfCrypto", "KeyshelfTUI"]),
 
         // What several test targets share (docs/testing.md): the built-product locator, the process runner and
-        // its `Run`, the tmux driver, screen snapshots, the "needs root" condition, loopback sites.
+        // its `Run`, temporary vaults, the tmux driver, screen snapshots, the "needs root" condition, loopback sites.
         .target(name: "KeyshelfTestSupport", path: "Tests/KeyshelfTestSupport"),
         .testTarget(name: "CryptoTests", dependencies: ["KeyshelfCrypto"]),
         .testTarget(name: "VaultTests", dependencies: ["KeyshelfVault", "KeyshelfCrypto", "KeyshelfTestSupport", "vault-stress"], resources: [.copy("Fixtures")]),

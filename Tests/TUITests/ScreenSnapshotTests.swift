@@ -54,4 +54,13 @@ import Testing
         let screen = try tmux.waitFor { $0.contains("Generated Password") && $0.contains("[ Use ]") }
         try expectMatches(ScreenSnapshot("docs/screens/search-generator.txt", variables: [.dateTime, Self.generatedPassword]), screen)
     }
+
+    /// The comparison is of the whole screen: one changed cell fails, a new time does not.
+    @Test func aSnapshotComparesEveryLineButNotTheTime() {
+        let snapshot = ScreenSnapshot("docs/screens/none.txt")
+        let screen = " Created   2026-11-29 16:25\n a b c   \n"
+        #expect(snapshot.normalised(screen) == snapshot.normalised(" Created   2027-01-02 03:04\n a b c\n"))
+        #expect(snapshot.normalised(screen) != snapshot.normalised(" Created   2026-11-29 16:25\n a b d\n"))
+        #expect(snapshot.normalised(screen) != snapshot.normalised(" Created   2026-11-29 16:25\n a b c\n extra\n"))
+    }
 }
