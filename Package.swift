@@ -55,7 +55,8 @@ let package = Package(
         .executableTarget(name: "vault-stress", dependencies: ["KeyshelfVault", "KeyshelfCrypto"]),
         .executableTarget(name: "keyshelf-bench", dependencies: ["KeyshelfCredentials", "KeyshelfTransfer", "KeyshelfVault", "KeyshelfCrypto", "KeyshelfTUI"]),
 
-        // What several test targets share: the built-product locator, the "needs root" condition, loopback sites.
+        // What several test targets share (docs/testing.md): the built-product locator, the process runner and
+        // its `Run`, temporary vaults, the tmux driver, screen snapshots, the "needs root" condition, loopback sites.
         .target(name: "KeyshelfTestSupport", path: "Tests/KeyshelfTestSupport"),
         .testTarget(name: "CryptoTests", dependencies: ["KeyshelfCrypto"]),
         .testTarget(name: "VaultTests", dependencies: ["KeyshelfVault", "KeyshelfCrypto", "KeyshelfTestSupport", "vault-stress"], resources: [.copy("Fixtures")]),

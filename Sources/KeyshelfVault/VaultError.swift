@@ -1,6 +1,6 @@
 /// A vault failure: what went wrong, the file concerned and a sentence the
-/// user can act on, plus the `errSec…` status and the CLI exit code it maps to
-/// (DESIGN §2, §8). Equality compares `code` only, which keeps tests simple.
+/// user can act on, plus the `errSec…` status it reports (DESIGN §2), which
+/// gives the exit code (DESIGN §8). Equality compares `code` only, which keeps tests simple.
 public struct VaultError: Error, Equatable, CustomStringConvertible, Sendable {
     /// The kind of failure.
     public enum Code: Equatable, Sendable {
@@ -43,32 +43,35 @@ public struct VaultError: Error, Equatable, CustomStringConvertible, Sendable {
         self.reason = reason
     }
 
-    /// The `OSStatus` value for this failure (DESIGN §2): `errSecAuthFailed`
-    /// −25293, `errSecDecode` −26275, `errSecItemNotFound` −25300,
-    /// `errSecDuplicateItem` −25299, otherwise `errSecParam` −50.
-    public var status: Int32 {
+    /// The `OSStatus` for this failure (DESIGN §2): `errSecAuthFailed` for a
+    /// wrong password; `errSecDecode` for a file this build does not read
+    /// (not a vault, damaged, truncated, unsupported, KDF refused);
+    /// `errSecItemNotFound` for no vault, `errSecDuplicateItem` for one
+    /// already there; `errSecParam` for plain I/O trouble (`isPlainIO`).
+    public var status: KeychainStatus {
         switch code {
-        case .wrongPassword: -25293
-        case .notAVault, .unsupportedVersion, .damaged, .truncated, .kdfLimitsTooHigh, .kdfLimitsNotApproved: -26275
-        case .noVault: -25300
-        case .alreadyExists: -25299
-        case .changedOnDisk, .locked, .io: -50
+        case .wrongPassword: .authFailed
+        case .notAVault, .unsupportedVersion, .damaged, .truncated, .kdfLimitsTooHigh, .kdfLimitsNotApproved: .decode
+        case .noVault: .itemNotFound
+        case .alreadyExists: .duplicateItem
+        case .changedOnDisk, .locked, .io: .param
         }
     }
 
-    /// The process exit code for this failure (DESIGN §8): 5 wrong password,
-    /// 7 damaged / truncated / unsupported / not a vault / KDF too high or not approved,
-    /// 3 no vault, 6 already exists, 1 otherwise.
-    public var exitCode: Int32 {
-        switch code {
-        case .wrongPassword: 5
-        case .notAVault, .unsupportedVersion, .damaged, .truncated, .kdfLimitsTooHigh, .kdfLimitsNotApproved: 7
-        case .noVault: 3
-        case .alreadyExists: 6
-        case .changedOnDisk, .locked, .io: 1
-        }
-    }
+    /// Plain I/O trouble (files, locks, a vault replaced on disk, a locked
+    /// session): not the caller's parameter, so messages name no status and
+    /// the exit code is 1, not `errSecParam`'s 2.
+    public var isPlainIO: Bool { [.changedOnDisk, .locked, .io].contains(code) }
 
+    /// The status a message names (`KeychainStatus.tagged`): nil for plain I/O.
+    public var reportedStatus: KeychainStatus? { isPlainIO ? nil : status }
+
+    /// The process exit code (DESIGN §8): the status's `KeychainStatus.exitCode`
+    /// (5 wrong password, 7 damaged and the like, 3 no vault, 6 already
+    /// exists), 1 for plain I/O.
+    public var exitCode: Int32 { reportedStatus?.exitCode ?? 1 }
+
+    /// `file: reason`, without the status (`status.tagged` adds it where one is printed).
     public var description: String { "\(file): \(reason)" }
 
     /// What to do about a damaged or truncated vault file. Credentials added

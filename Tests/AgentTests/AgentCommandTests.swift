@@ -148,7 +148,7 @@ import Testing
                 pass  # the agent hung up on us: refused
             print(len(data))
             """
-        let nobody = try AgentHarness.runProcess(
+        let nobody = try Program.run(
             "/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", script, h.location.socketPath],
             environment: ["PATH": "/usr/bin:/bin"])
         #expect(nobody.status == 0, "nobody could connect but must get nothing: \(nobody)")

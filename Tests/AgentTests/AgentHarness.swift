@@ -4,62 +4,41 @@ import Glibc
 import KeyshelfAgent
 import KeyshelfVault
 
-/// The result of one run of a program.
-struct Run: CustomStringConvertible {
-    let status: Int32
-    let stdout: String
-    let stderr: String
-
-    var description: String { "exit \(status)\n--- stdout\n\(stdout)--- stderr\n\(stderr)" }
-}
-
 struct HarnessError: Error, CustomStringConvertible {
     var description: String
 }
 
-/// A throwaway vault (minimum KDF) with its own master-password file and its
-/// own `XDG_RUNTIME_DIR`, so each test has its own agent. `stop()` ends
-/// every agent the test started (lock, then SIGKILL if it is still there).
+/// A throwaway vault (`TemporaryVault` of KeyshelfTestSupport, with a short
+/// root: socket paths must fit 107 bytes) and its own `XDG_RUNTIME_DIR`, so
+/// each test has its own agent. `stop()` ends every agent the test started
+/// (lock, then SIGKILL if it is still there).
 final class AgentHarness: @unchecked Sendable {
-    static let masterPassword = "correct horse battery staple"
+    static let masterPassword = TemporaryVault.masterPassword
 
     /// The executable under test (`BuiltProduct.keyshelf`).
     static var binary: String { BuiltProduct.keyshelf.path }
 
-    let root: String
-    let vault: String
-    let passwordFile: String
+    private let temporary: TemporaryVault
+    var root: String { temporary.root.path }
+    var vault: String { temporary.directory.path }
+    var passwordFile: String { temporary.passwordFile.path }
     /// `$XDG_RUNTIME_DIR` of this test; the agent's directory is `runtime/keyshelf`.
     let runtime: String
     private var pids: Set<Int32> = []
 
-    /// A short root under /tmp (socket paths must fit 107 bytes) with an initialised vault.
+    /// A short root under /tmp with an initialised vault.
     init(initialize: Bool = true) throws {
-        var template = Array("/tmp/ksa-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw HarnessError(description: "mkdtemp failed") }
-        root = String(cString: made)
-        chmod(root, 0o755)
-        vault = root + "/vault"
-        passwordFile = root + "/master"
-        runtime = root + "/run"
+        temporary = try TemporaryVault(initialize: false, shortRoot: true)
+        runtime = temporary.root.path + "/run"
         mkdir(runtime, 0o700)
-        try Data((Self.masterPassword + "\n").utf8).write(to: URL(fileURLWithPath: passwordFile))
         if initialize {
             try check(run(["init"]))
         }
     }
 
-    /// The environment of every run: this vault, password file, runtime directory, minimum KDF.
+    /// The environment of every run: `TemporaryVault.environment` and the runtime directory.
     var environment: [String: String] {
-        [
-            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
-            "HOME": root,
-            "KEYSHELF_VAULT": vault,
-            "KEYSHELF_PASSWORD_FILE": passwordFile,
-            "KEYSHELF_TEST_KDF": "minimum",
-            "XDG_RUNTIME_DIR": runtime,
-            "LANG": "C.UTF-8",
-        ]
+        temporary.environment.merging(["XDG_RUNTIME_DIR": runtime]) { $1 }
     }
 
     /// Runs `keyshelf arguments` without a controlling terminal (`setsid -w`).
@@ -69,7 +48,7 @@ final class AgentHarness: @unchecked Sendable {
         var env = environment
         if !withPassword { env["KEYSHELF_PASSWORD_FILE"] = nil }
         changes(&env)
-        let result = try Self.runProcess("/usr/bin/setsid", ["-w", Self.binary] + arguments, stdin: stdin, environment: env)
+        let result = try temporary.runKeyshelf(arguments, stdin: Data(stdin.utf8), environment: env)
         if arguments.first == "unlock", result.status == 0, let pid = try? agentPID() { remember(pid) }
         return result
     }
@@ -126,40 +105,4 @@ final class AgentHarness: @unchecked Sendable {
         for pid in pids where Self.isAlive(pid) { kill(pid, SIGKILL) }
         try? FileManager.default.removeItem(atPath: root)
     }
-
-    /// Runs any program, feeding `stdin` and collecting both outputs.
-    static func runProcess(_ path: String, _ arguments: [String], stdin: String = "", environment: [String: String]) throws -> Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.environment = environment
-        let out = Pipe(), err = Pipe(), input = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        try process.run()
-        let writer = input.fileHandleForWriting
-        let bytes = Data(stdin.utf8)
-        Thread.detachNewThread {
-            signal(SIGPIPE, SIG_IGN)
-            try? writer.write(contentsOf: bytes)
-            try? writer.close()
-        }
-        let box = Box()
-        let done = DispatchSemaphore(value: 0)
-        let errHandle = err.fileHandleForReading
-        Thread.detachNewThread {
-            box.data = errHandle.readDataToEndOfFile()
-            done.signal()
-        }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        done.wait()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                   stderr: String(decoding: box.data, as: UTF8.self))
-    }
-}
-
-private final class Box: @unchecked Sendable {
-    var data = Data()
 }

@@ -1,4 +1,5 @@
 import Foundation
+import KeyshelfTestSupport
 import KeyshelfCredentials
 
 /// Runs the `openssl` command-line tool for tests that make keys and tokens
@@ -18,20 +19,9 @@ final class OpenSSLTool {
     /// Runs `openssl arguments…`; returns standard output. Throws when it exits non-zero.
     @discardableResult
     func run(_ arguments: [String], stdin: Data? = nil) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = arguments
-        let output = Pipe(), input = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = input
-        try process.run()
-        input.fileHandleForWriting.write(stdin ?? Data())
-        try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw ToolError(arguments: arguments) }
-        return data
+        let result = try Program.run("/usr/bin/openssl", arguments, stdin: stdin, environment: nil)
+        guard result.status == 0 else { throw ToolError(arguments: arguments) }
+        return result.stdoutData
     }
 
     struct ToolError: Error { var arguments: [String] }

@@ -1,4 +1,5 @@
 import Foundation
+import KeyshelfTestSupport
 import Testing
 
 /// `keyshelf audit` through the real binary: exit codes, the `--json` shape,
@@ -26,14 +27,9 @@ import Testing
     private func pwnedList(_ passwords: [String], in vault: TestVault) throws -> String {
         var lines: [String] = []
         for (i, password) in (passwords + (0..<20).map { "filler-\($0)" }).enumerated() {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-            process.arguments = ["-c", "import hashlib,sys; print(hashlib.sha1(sys.argv[1].encode()).hexdigest().upper())", password]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            try process.run()
-            process.waitUntilExit()
-            let hash = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            let sha1 = try Program.run("/usr/bin/python3", ["-c", "import hashlib,sys; print(hashlib.sha1(sys.argv[1].encode()).hexdigest().upper())", password],
+                                       environment: nil)
+            let hash = sha1.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
             lines.append("\(hash):\(i + 3)")
         }
         let url = vault.root.appendingPathComponent("pwned.txt")

@@ -1,4 +1,5 @@
 import Foundation
+import KeyshelfTestSupport
 import Testing
 
 /// A file size limit (`RLIMIT_FSIZE`, `ulimit -f`) below the vault's size:
@@ -16,7 +17,7 @@ import Testing
         for arguments in [["rm", "site0.example", "user0@example.com", "--yes"],
                           ["add", "new.example", "someone", "--password-stdin"]] {
             // The test runner may ignore SIGXFSZ itself, which a child inherits: `env` resets it to the default first.
-            let result = try Keyshelf.runDetached("/usr/bin/env", ["--default-signal=XFSZ", "/usr/bin/prlimit", "--fsize=\(limit)", Keyshelf.binary.path] + arguments,
+            let result = try Program.runDetached("/usr/bin/env", ["--default-signal=XFSZ", "/usr/bin/prlimit", "--fsize=\(limit)", Keyshelf.binary.path] + arguments,
                                                   stdin: Data("another-password\n".utf8), environment: vault.environment)
             #expect(result.status == 1, "\(arguments[0]): \(result)")
             #expect(result.stderr.contains(String(cString: strerror(EFBIG))), "\(arguments[0]): \(result.stderr)")

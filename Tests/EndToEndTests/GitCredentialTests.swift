@@ -1,4 +1,5 @@
 import Foundation
+import KeyshelfTestSupport
 import KeyshelfCrypto
 import KeyshelfVault
 import Testing
@@ -16,7 +17,7 @@ import Testing
         environment["GIT_TERMINAL_PROMPT"] = "0"
         environment["GIT_CONFIG_NOSYSTEM"] = "1"
         environment["GIT_CONFIG_GLOBAL"] = "/dev/null"
-        return try Keyshelf.runDetached(
+        return try Program.runDetached(
             "/usr/bin/git", ["-c", "credential.helper=", "-c", "credential.helper=\(helper)"] + arguments,
             stdin: stdin.map { Data($0.utf8) }, environment: environment, currentDirectory: directory ?? vault.root)
     }
@@ -40,7 +41,7 @@ import Testing
         environment["GIT_TERMINAL_PROMPT"] = "0"
         environment["GIT_CONFIG_NOSYSTEM"] = "1"
         environment["GIT_CONFIG_GLOBAL"] = "/dev/null"
-        let result = try Keyshelf.runDetached(
+        let result = try Program.runDetached(
             "/usr/bin/git", ["-c", "credential.helper=", "-c", "credential.helper=!keyshelf credential", "credential", "fill"],
             stdin: Data("protocol=https\nhost=git.example.com\n\n".utf8), environment: environment, currentDirectory: vault.root)
         #expect(result.status == 0, "\(result)")
@@ -178,7 +179,7 @@ import Testing
             git -c user.name=test -c user.email=test@example.com commit -q -m initial
             git push -q '\(repository.path)' HEAD:refs/heads/main
             """
-        let prepared = try Keyshelf.runProcess("/bin/sh", ["-c", setup], environment: vault.environment.merging(
+        let prepared = try Program.run("/bin/sh", ["-c", setup], environment: vault.environment.merging(
             ["GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": "/dev/null"]) { $1 })
         try #require(prepared.status == 0, "\(prepared)")
 

@@ -1,4 +1,5 @@
 import Foundation
+import KeyshelfTestSupport
 import Testing
 
 /// Issue 11 item 10: git's `password_expiry_utc` and `oauth_refresh_token`,

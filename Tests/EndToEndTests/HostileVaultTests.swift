@@ -1,4 +1,5 @@
 import Foundation
+import KeyshelfTestSupport
 import Testing
 
 /// Vault files made to hurt the reader, seen through the real binary
@@ -17,7 +18,7 @@ import Testing
         let input = FileManager.default.temporaryDirectory.appendingPathComponent("keyshelf-header-\(UUID().uuidString)")
         try out.prefix(128).write(to: input)
         defer { try? FileManager.default.removeItem(at: input) }
-        let sum = try Keyshelf.runProcess("/usr/bin/b2sum", ["-l", "128", input.path], environment: [:])
+        let sum = try Program.run("/usr/bin/b2sum", ["-l", "128", input.path], environment: [:])
         let hex = Array(sum.stdout.prefix(32))
         let checksum = stride(from: 0, to: 32, by: 2).map { UInt8(String(hex[$0..<($0 + 2)]), radix: 16)! }
         out.replaceSubrange(128..<144, with: checksum)

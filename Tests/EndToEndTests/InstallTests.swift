@@ -1,4 +1,5 @@
 import Foundation
+import KeyshelfTestSupport
 import Testing
 
 /// `scripts/install` (issue 17 item 1): the layout under a prefix, DESTDIR,
@@ -18,7 +19,7 @@ import Testing
     static func install(destdir: String? = nil, prefix: String) throws -> Run {
         var environment = ["PATH": "/usr/bin:/bin", "HOME": "/nonexistent", "LANG": "C.UTF-8"]
         environment["DESTDIR"] = destdir
-        return try Keyshelf.runProcess(checkout.appendingPathComponent("scripts/install").path,
+        return try Program.run(checkout.appendingPathComponent("scripts/install").path,
                                        ["--prefix", prefix, "--binary", Keyshelf.binary.path], environment: environment)
     }
 
@@ -45,7 +46,7 @@ import Testing
         let environment = ["PATH": "/usr/bin:/bin", "HOME": folder.path, "LANG": "C.UTF-8",
                            "XDG_CONFIG_HOME": folder.appendingPathComponent("config").path]
         func themes() throws -> [String] {
-            try Keyshelf.runProcess(binary.path, ["__complete", "themes"], environment: environment,
+            try Program.run(binary.path, ["__complete", "themes"], environment: environment,
                                     currentDirectory: URL(fileURLWithPath: "/")).lines
         }
         #expect(try themes().contains("solarized"))
@@ -54,7 +55,7 @@ import Testing
 
         for (shell, file) in [("bash", "share/bash-completion/completions/keyshelf"), ("zsh", "share/zsh/site-functions/_keyshelf"),
                               ("fish", "share/fish/vendor_completions.d/keyshelf.fish"), ("man", "share/man/man1/keyshelf.1")] {
-            let printed = try Keyshelf.runProcess(binary.path, ["completion", shell], environment: environment)
+            let printed = try Program.run(binary.path, ["completion", shell], environment: environment)
             #expect(try Data(contentsOf: prefix.appendingPathComponent(file)) == printed.stdoutData, "\(file)")
         }
     }
@@ -79,7 +80,7 @@ import Testing
         let page = folder.appendingPathComponent("keyshelf.1")
         let generated = try Keyshelf.run(["completion", "man"], environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"])
         try generated.stdoutData.write(to: page)
-        let result = try Keyshelf.runProcess("/usr/bin/man", ["--warnings", "-l", page.path],
+        let result = try Program.run("/usr/bin/man", ["--warnings", "-l", page.path],
                                              environment: ["PATH": "/usr/bin:/bin", "LANG": locale, "MANWIDTH": "100", "MANPAGER": "cat", "HOME": folder.path])
         #expect(result.status == 0, "\(result)")
         #expect(result.stderr.isEmpty, "\(result.stderr)")

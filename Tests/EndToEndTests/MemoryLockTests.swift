@@ -1,4 +1,5 @@
 import Foundation
+import KeyshelfTestSupport
 import Glibc
 import Testing
 
@@ -10,7 +11,7 @@ import Testing
     static func run(_ vault: TestVault, _ arguments: [String], memlockBytes: Int?) throws -> Run {
         let limited = (memlockBytes.map { ["/usr/bin/prlimit", "--memlock=\($0):\($0)"] } ?? []) + [Keyshelf.binary.path] + arguments
         let command = getuid() == 0 ? ["/usr/bin/setpriv", "--bounding-set=-ipc_lock", "--inh-caps=-ipc_lock"] + limited : limited
-        return try Keyshelf.runDetached(command[0], Array(command.dropFirst()), environment: vault.environment)
+        return try Program.runDetached(command[0], Array(command.dropFirst()), environment: vault.environment)
     }
 
     @Test func aTinyMemlockLimitIsReportedExactlyOnce() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import KeyshelfTestSupport
 import Testing
 
 /// A save that committed reports success with a warning (issue 11, item 22),
@@ -6,7 +7,7 @@ import Testing
 /// system with the flag; skipped otherwise).
 @Suite struct SaveWarningTests {
     static func chattr(_ flag: String, _ path: String) -> Bool {
-        (try? Keyshelf.runProcess("/usr/bin/chattr", [flag, path], environment: [:]).status) == 0
+        (try? Program.run("/usr/bin/chattr", [flag, path], environment: [:]).status) == 0
     }
 
     @Test func anImmutableBackupIsAWarningNotAFailureAndPasswdChangesNothingWhileItLasts() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import KeyshelfTestSupport
 import Glibc
 import Testing
 
@@ -116,7 +117,7 @@ import Testing
         try fixture.unlock()
         let script = try fixture.script("fish", name: "keyshelf.fish")
         func complete(_ line: String) throws -> [String] {
-            let result = try Keyshelf.runProcess("/usr/bin/fish", ["--no-config", "-c", "source \(script); complete -C \(ShellSession.quote(line))"],
+            let result = try Program.run("/usr/bin/fish", ["--no-config", "-c", "source \(script); complete -C \(ShellSession.quote(line))"],
                                                  environment: fixture.shellEnvironment)
             #expect(result.status == 0, "\(result)")
             return result.lines.map { String($0.split(separator: "\t", maxSplits: 1)[0]) }

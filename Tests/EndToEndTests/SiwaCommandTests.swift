@@ -1,11 +1,12 @@
 import Foundation
+import KeyshelfTestSupport
 import Testing
 
 /// `keyshelf siwa` through the real binary: keys made with `openssl`, the
 /// client secret checked with `openssl dgst -verify` (issue 19 item 2).
 @Suite struct SiwaCommandTests {
     func openssl(_ arguments: [String], stdin: Data? = nil) throws -> Run {
-        try Keyshelf.runProcess("/usr/bin/openssl", arguments, stdin: stdin, environment: ["PATH": "/usr/bin:/bin"])
+        try Program.run("/usr/bin/openssl", arguments, stdin: stdin, environment: ["PATH": "/usr/bin:/bin"])
     }
 
     func base64url(_ bytes: [UInt8]) -> String {

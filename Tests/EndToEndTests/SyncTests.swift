@@ -1,4 +1,5 @@
 import Foundation
+import KeyshelfTestSupport
 import Testing
 
 /// `keyshelf sync` end to end: real git (Debian's), bare repositories on disk
@@ -15,7 +16,7 @@ import Testing
             root = FileManager.default.temporaryDirectory.appendingPathComponent("keyshelf-sync-\(UUID().uuidString)")
             remote = root.appendingPathComponent("remote.git")
             try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-            let made = try Keyshelf.runProcess("/usr/bin/git", ["init", "--quiet", "--bare", "--initial-branch=main", remote.path],
+            let made = try Program.run("/usr/bin/git", ["init", "--quiet", "--bare", "--initial-branch=main", remote.path],
                                                environment: ["PATH": "/usr/bin:/bin", "GIT_CONFIG_NOSYSTEM": "1", "HOME": root.path])
             guard made.status == 0 else { throw SetupError(run: made) }
         }
@@ -131,7 +132,7 @@ import Testing
             let blob = try git(["show", ":\(stage):shared.vault"], in: b.directory, b)
             try blob.stdoutData.write(to: b.root.appendingPathComponent("stage\(stage)"))
         }
-        let merged = try Keyshelf.runProcess("/usr/bin/diff3", ["-m", "-a", b.root.appendingPathComponent("stage2").path,
+        let merged = try Program.run("/usr/bin/diff3", ["-m", "-a", b.root.appendingPathComponent("stage2").path,
                               b.root.appendingPathComponent("stage1").path, b.root.appendingPathComponent("stage3").path], environment: b.environment)
         #expect(merged.stdoutData.range(of: Data("<<<<<<<".utf8)) != nil)
         try merged.stdoutData.write(to: b.directory.appendingPathComponent("shared.vault"))
@@ -314,7 +315,7 @@ import Testing
     func git(_ arguments: [String], in directory: URL, _ vault: TestVault) throws -> Run {
         var env = vault.environment
         env["GIT_CONFIG_NOSYSTEM"] = "1"
-        return try Keyshelf.runProcess("/usr/bin/git", arguments, environment: env, currentDirectory: directory)
+        return try Program.run("/usr/bin/git", arguments, environment: env, currentDirectory: directory)
     }
 }
 

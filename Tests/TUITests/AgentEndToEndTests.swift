@@ -1,4 +1,5 @@
 import Foundation
+import KeyshelfTestSupport
 import Testing
 
 /// The TUI next to an unlocked agent (`keyshelf unlock`, issue 6): it opens

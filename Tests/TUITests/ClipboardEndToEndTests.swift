@@ -1,4 +1,5 @@
 import Foundation
+import KeyshelfTestSupport
 import Testing
 @testable import KeyshelfClipboard
 import KeyshelfCrypto
@@ -89,7 +90,7 @@ struct ClipboardEndToEndTests {
     }
 
     /// `keyshelf get bücher.example anna --clip --yes` on the samples' vault; standard output, error and exit status.
-    func getClip(environment: [String]) throws -> (status: Int32, output: String, errors: String) {
+    func getClip(environment: [String]) throws -> Run {
         let vault = try TmuxSession(samples: TUIEndToEndTests.samples)
         return try TestProcess.run(
             [try binary(), "get", "bücher.example", "anna", "--clip", "--yes", "--vault", vault.folder.appendingPathComponent("vault").path],
@@ -101,9 +102,9 @@ struct ClipboardEndToEndTests {
         let display = try VirtualDisplay()
         // Its end is seen although xclip and the clearer live on: neither holds our descriptors.
         let get = try getClip(environment: ["DISPLAY=\(display.display)", "KEYSHELF_CLIPBOARD_CLEAR=\(Self.clearSeconds)"])
-        #expect(get.status == 0, "\(get.errors)")
-        #expect(get.output.isEmpty)
-        #expect(get.errors.contains("Copied the password of \"anna\" on bücher.example to the X clipboard (xclip); cleared in 3 s"))
+        #expect(get.status == 0, "\(get.stderr)")
+        #expect(get.stdout.isEmpty)
+        #expect(get.stderr.contains("Copied the password of \"anna\" on bücher.example to the X clipboard (xclip); cleared in 3 s"))
         #expect(try display.clipboard() == "pw-anna")
         #expect(try display.waitUntilClipboard(isNot: "pw-anna") == "")
     }
@@ -113,12 +114,12 @@ struct ClipboardEndToEndTests {
     func getClipWithNoClipboardSaysSoAndFails() throws {
         let get = try getClip(environment: [])
         #expect(get.status == 1)
-        #expect(get.output.isEmpty, "the password is not printed instead")
-        #expect(get.errors.contains("Not copied"))
+        #expect(get.stdout.isEmpty, "the password is not printed instead")
+        #expect(get.stderr.contains("Not copied"))
     }
 
     func binary() throws -> String {
-        guard let binary = TmuxSession.binary else { throw TmuxError(message: "build the keyshelf executable first (swift build)") }
+        guard let binary = TmuxSession.binary else { throw TestProcessError(message: "build the keyshelf executable first (swift build)") }
         return binary.path
     }
 }

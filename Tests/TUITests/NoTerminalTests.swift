@@ -1,46 +1,22 @@
 import Foundation
+import KeyshelfTestSupport
 import Testing
 
 /// `keyshelf` and `keyshelf demo` refuse at once, on standard error, when
 /// standard input or output is not a terminal (a script, a pipe, cron).
 @Suite struct NoTerminalTests {
-    struct Run {
-        var status: Int32
-        var standardError: String
-        var standardOutput: String
-    }
-
     /// Runs the binary with the given standard input and output; kills it after 10 s (a hang fails the test).
     /// Temporary files (a demo vault) go to a folder of its own, removed afterwards.
     func run(_ arguments: [String], input: FileHandle, output: FileHandle?) throws -> Run {
         let binary = try #require(TmuxSession.binary, "build the keyshelf executable first (swift build)")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("keyshelf-notty-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        process.environment = ["TERM": "xterm-256color", "LANG": "C.UTF-8", "HOME": folder.path, "TMPDIR": folder.path,
-                               "XDG_DATA_HOME": folder.path, "XDG_CONFIG_HOME": folder.path]
-        let errors = Pipe()
-        let outputs = Pipe()
-        process.standardInput = input
-        process.standardOutput = output ?? outputs.fileHandleForWriting
-        process.standardError = errors
-        let done = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in done.signal() }
-        try process.run()
-        if done.wait(timeout: .now() + 10) == .timedOut {
-            // SIGKILL: a curses program blocked writing to an unread pipe would not get through its SIGTERM handler.
-            kill(process.processIdentifier, SIGKILL)
-            done.wait()
-            Issue.record("keyshelf \(arguments.joined(separator: " ")) did not exit within 10 s")
-        }
-        try? outputs.fileHandleForWriting.close()
-        try? errors.fileHandleForWriting.close()
-        return Run(status: process.terminationStatus,
-                   standardError: String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
-                   standardOutput: output == nil ? String(decoding: outputs.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) : "")
+        let environment = ["TERM": "xterm-256color", "LANG": "C.UTF-8", "HOME": folder.path, "TMPDIR": folder.path,
+                           "XDG_DATA_HOME": folder.path, "XDG_CONFIG_HOME": folder.path]
+        let result = try Program.run(binary.path, arguments, environment: environment, input: input, output: output, timeout: 10)
+        if result.timedOut { Issue.record("keyshelf \(arguments.joined(separator: " ")) did not exit within 10 s") }
+        return result
     }
 
     static let message = "keyshelf: the terminal UI needs a terminal; use the subcommands (keyshelf --help) in scripts\n"
@@ -49,20 +25,20 @@ import Testing
     func refusesWithoutATerminal(arguments: [String]) throws {
         let result = try run(arguments, input: FileHandle(forReadingAtPath: "/dev/null")!, output: nil)
         #expect(result.status == 2)
-        #expect(result.standardError == Self.message)
-        #expect(result.standardOutput.isEmpty, "no curses escapes in the pipe")
+        #expect(result.stderr == Self.message)
+        #expect(result.stdout.isEmpty, "no curses escapes in the pipe")
     }
 
     @Test func refusesWhenOnlyOneSideIsATerminal() throws {
         let terminal = try PseudoTerminal()
         let outputPiped = try run(["demo"], input: terminal.follower, output: nil)
         #expect(outputPiped.status == 2)
-        #expect(outputPiped.standardError == Self.message)
-        #expect(outputPiped.standardOutput.isEmpty)
+        #expect(outputPiped.stderr == Self.message)
+        #expect(outputPiped.stdout.isEmpty)
 
         let inputFromNull = try run(["demo"], input: FileHandle(forReadingAtPath: "/dev/null")!, output: terminal.follower)
         #expect(inputFromNull.status == 2)
-        #expect(inputFromNull.standardError == Self.message)
+        #expect(inputFromNull.stderr == Self.message)
     }
 }
 
@@ -80,10 +56,10 @@ final class PseudoTerminal {
         var unlock: Int32 = 0
         var number: UInt32 = 0
         guard leader >= 0, ioctl(leader, TIOCSPTLCK, &unlock) == 0, ioctl(leader, TIOCGPTN, &number) == 0 else {
-            throw TmuxError(message: "no pseudo-terminal")
+            throw TestProcessError(message: "no pseudo-terminal")
         }
         let fd = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
-        guard fd >= 0 else { throw TmuxError(message: "cannot open /dev/pts/\(number)") }
+        guard fd >= 0 else { throw TestProcessError(message: "cannot open /dev/pts/\(number)") }
         follower = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import KeyshelfTestSupport
 import Testing
 import KeyshelfCredentials
 
@@ -8,7 +9,7 @@ import KeyshelfCredentials
 @Suite(.enabled(if: VirtualDisplay.missing == nil, "\(VirtualDisplay.missing ?? "")"))
 struct OtpClipEndToEndTests {
     /// `keyshelf otp bücher.example anna --clip --yes` plus `extra` on the samples' vault, anna holding the RFC key (6 digits).
-    func otpClip(_ extra: [String], display: VirtualDisplay) throws -> (status: Int32, output: String, errors: String) {
+    func otpClip(_ extra: [String], display: VirtualDisplay) throws -> Run {
         let vault = try TmuxSession(samples: TUIEndToEndTests.samples)
         try vault.setOneTimeSecret(OneTimeCodeEndToEndTests.uri, server: "bücher.example", account: "anna")
         let binary = try #require(TmuxSession.binary, "build the keyshelf executable first (swift build)")
@@ -21,10 +22,10 @@ struct OtpClipEndToEndTests {
     @Test func copiesTheCodeInsteadOfPrintingIt() throws {
         let display = try VirtualDisplay()
         let run = try otpClip(["--at", "20"], display: display)
-        #expect(run.status == 0, "\(run.errors)")
-        #expect(run.output.isEmpty)
-        #expect(run.errors.contains("Copied the one-time code of \"anna\" on bücher.example to the X clipboard (xclip); cleared in 3 s"))
-        #expect(!run.errors.contains("left for the current code"))
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderr.contains("Copied the one-time code of \"anna\" on bücher.example to the X clipboard (xclip); cleared in 3 s"))
+        #expect(!run.stderr.contains("left for the current code"))
         #expect(try display.clipboard() == "755224")
         #expect(try display.waitUntilClipboard(isNot: "755224") == "")
     }
@@ -32,8 +33,8 @@ struct OtpClipEndToEndTests {
     @Test func withFewerThanFiveSecondsLeftTheNextCodeIsCopied() throws {
         let display = try VirtualDisplay()
         let run = try otpClip(["--at", "26"], display: display)
-        #expect(run.status == 0, "\(run.errors)")
-        #expect(run.errors.contains("4 s left for the current code: copying the next one"))
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("4 s left for the current code: copying the next one"))
         #expect(try display.clipboard() == "287082", "the code of 30–59, not of 0–29 (755224)")
     }
 
@@ -42,7 +43,7 @@ struct OtpClipEndToEndTests {
         let display = try VirtualDisplay()
         let start = Date()
         let run = try otpClip([], display: display)
-        #expect(run.status == 0, "\(run.errors)")
+        #expect(run.status == 0, "\(run.stderr)")
         let auth = try OTPAuth.parse(OneTimeCodeEndToEndTests.uri)
         let end = Int64(Date().timeIntervalSince1970) + 1
         let copied = try display.clipboard()

@@ -1,4 +1,5 @@
 import Foundation
+import KeyshelfTestSupport
 import KeyshelfCredentials
 import KeyshelfCrypto
 import KeyshelfVault

@@ -1,4 +1,5 @@
 import Foundation
+import KeyshelfTestSupport
 import Testing
 import KeyshelfCredentials
 import KeyshelfCrypto

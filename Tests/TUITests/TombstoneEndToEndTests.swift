@@ -1,4 +1,5 @@
 import Foundation
+import KeyshelfTestSupport
 import KeyshelfCrypto
 import KeyshelfVault
 import Testing
@@ -60,20 +61,10 @@ import Testing
     /// Runs `keyshelf --vault DIR arguments` without a terminal (`setsid`), the master password from the file.
     static func run(_ tmux: TmuxSession, _ arguments: [String], stdin: String = "") throws -> Int32 {
         let binary = try #require(TmuxSession.binary, "build the keyshelf executable first (swift build)")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
-        process.arguments = ["-w", binary.path, "--vault", tmux.folder.appendingPathComponent("vault").path] + arguments
-        process.environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": tmux.folder.path,
-                               "KEYSHELF_PASSWORD_FILE": tmux.folder.appendingPathComponent("password").path]
-        let input = Pipe()
-        process.standardInput = input
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        input.fileHandleForWriting.write(Data(stdin.utf8))
-        try input.fileHandleForWriting.close()
-        process.waitUntilExit()
-        return process.terminationStatus
+        let environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": tmux.folder.path,
+                           "KEYSHELF_PASSWORD_FILE": tmux.folder.appendingPathComponent("password").path]
+        return try Program.runDetached(binary.path, ["--vault", tmux.folder.appendingPathComponent("vault").path] + arguments,
+                                       stdin: Data(stdin.utf8), environment: environment).status
     }
 
     @Test func cliRmOfBothStores() throws {

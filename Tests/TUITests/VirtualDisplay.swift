@@ -1,4 +1,5 @@
 import Foundation
+import KeyshelfTestSupport
 import Testing
 
 /// A private X server (`Xvfb -displayfd`) and the real `xclip` to read and
@@ -34,7 +35,7 @@ final class VirtualDisplay {
         guard text.contains("\n") else {
             kill(server, SIGKILL)
             TestProcess.wait(server)
-            throw TmuxError(message: "Xvfb did not print its display number")
+            throw TestProcessError(message: "Xvfb did not print its display number")
         }
         display = ":" + text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
@@ -42,7 +43,7 @@ final class VirtualDisplay {
     /// What the CLIPBOARD selection holds now; "" when nobody owns it.
     func clipboard() throws -> String {
         let result = try TestProcess.run([Self.xclip, "-selection", "clipboard", "-out"], environment: ["DISPLAY=\(display)"])
-        return result.status == 0 ? result.output : ""
+        return result.status == 0 ? result.stdout : ""
     }
 
     /// Copies `text` as a user would (`xclip -in`, which forks a server that owns the selection),

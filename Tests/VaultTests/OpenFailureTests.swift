@@ -76,7 +76,7 @@ import KeyshelfCrypto
         let error = Self.failedOpen(vault, password: Secret(utf8: "not the password"))
         #expect(error?.code == .wrongPassword)
         #expect(error?.exitCode == 5)
-        #expect(error?.status == -25293)
+        #expect(error?.status.rawValue == -25293)
         #expect(error?.file == vault.file(.local))
         #expect(try readBytes(vault.file(.local)) == before)
     }
@@ -88,7 +88,7 @@ import KeyshelfCrypto
         let error = Self.failedOpen(vault)
         #expect(error?.code == .notAVault)
         #expect(error?.exitCode == 7)
-        #expect(error?.status == -26275)
+        #expect(error?.status.rawValue == -26275)
     }
 
     @Test func anotherFormatVersionIsUnsupported() throws {
@@ -140,7 +140,7 @@ import KeyshelfCrypto
         let missing = Self.failedOpen(vault)
         #expect(missing?.code == .noVault)
         #expect(missing?.exitCode == 3)
-        #expect(missing?.status == -25300)
+        #expect(missing?.status.rawValue == -25300)
         _ = try vault.directory.create(password: testPassword, limits: .minimum)
         #expect(vault.directory.exists)
         let before = try readBytes(vault.file(.local))
@@ -150,7 +150,7 @@ import KeyshelfCrypto
         } catch let error as VaultError {
             #expect(error.code == .alreadyExists)
             #expect(error.exitCode == 6)
-            #expect(error.status == -25299)
+            #expect(error.status.rawValue == -25299)
         }
         #expect(try readBytes(vault.file(.local)) == before)
     }

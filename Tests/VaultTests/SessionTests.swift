@@ -255,7 +255,7 @@ import KeyshelfCrypto
         ]
         for (code, status, exit) in cases {
             let error = VaultError(code, file: "/v/local.vault", reason: "r")
-            #expect(error.status == status && error.exitCode == exit, "\(code)")
+            #expect(error.status.rawValue == status && error.exitCode == exit, "\(code)")
         }
         #expect(VaultError(.io, file: "/f", reason: "cannot read").description == "/f: cannot read")
     }

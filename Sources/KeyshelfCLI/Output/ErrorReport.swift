@@ -3,22 +3,20 @@ import KeyshelfVault
 
 /// Turns any error into one line on standard error and its exit code (DESIGN §8).
 ///
-/// This is the one place that formats the `errSec…` status: every message
-/// whose error has one ends in `(errSecAuthFailed -25293)`-style text.
+/// This is the one place that turns a status into an exit code (through
+/// `KeychainStatus.exitCode`, the vault module's table): every message whose
+/// error has a status ends in `(errSecAuthFailed -25293)`-style text
+/// (`KeychainStatus.tagged`).
 enum ErrorReport {
     /// What to print for an error: exit code, sentence, and the status that applies.
     struct Description: Equatable {
         var code: ExitCode
         var text: String
-        /// The `errSec…` status (`KeychainStatus` raw value, or another `OSStatus`), if one applies.
-        var status: Int32?
+        /// The `errSec…` status, if one applies.
+        var status: KeychainStatus?
 
         /// `text (errSecName code)`, or `text` alone when there is no status.
-        var message: String {
-            guard let status else { return text }
-            let name = KeychainStatus(rawValue: status)?.name ?? "OSStatus"
-            return "\(text) (\(name) \(status))"
-        }
+        var message: String { status?.tagged(text) ?? text }
     }
 
     /// Added to a consent decline that happened because nobody could be asked.
@@ -47,35 +45,34 @@ enum ErrorReport {
         case let error as UsageError:
             return Description(code: .usage, text: error.message)
         case let error as CLIError:
-            return Description(code: error.exitCode, text: error.message, status: status(of: error.exitCode)?.rawValue)
+            return Description(code: error.exitCode, text: error.message, status: status(of: error.exitCode))
         case let error as PasswordRulesError:
-            return Description(code: .usage, text: error.message, status: KeychainStatus.param.rawValue)
+            return Description(code: .usage, text: error.message, status: .param)
         case let error as ServerNameError:
-            return Description(code: .usage, text: error.description, status: KeychainStatus.param.rawValue)
+            return Description(code: .usage, text: error.description, status: .param)
         case let error as KeychainError:
-            return Description(code: ExitCode(rawValue: error.status.exitCode) ?? .failure, text: error.reason,
-                               status: error.status.rawValue)
+            return Description(code: exitCode(error.status), text: error.reason, status: error.status)
         case let error as SignInWithAppleError:
             return Description(code: .failure, text: "Sign in with Apple: the \(error.check) check failed: \(error.reason)")
         case let error as VaultError:
-            // Plain I/O trouble (files, locks, links) has no Keychain status to look up.
-            let plainIO = [.io, .changedOnDisk, .locked].contains(error.code)
-            return Description(code: ExitCode(rawValue: error.exitCode) ?? .failure, text: error.description,
-                               status: plainIO ? nil : error.status)
+            // Plain I/O trouble (files, locks, links) names no status and exits 1.
+            return Description(code: error.reportedStatus.map(exitCode) ?? .failure, text: error.description,
+                               status: error.reportedStatus)
         default:
             return Description(code: .failure, text: String(describing: error))
         }
     }
 
-    /// The status an exit code stands for (DESIGN §8), for the CLI's own errors.
+    /// The exit code of `status` (DESIGN §8), from the vault module's table.
+    static func exitCode(_ status: KeychainStatus) -> ExitCode {
+        ExitCode(rawValue: status.exitCode) ?? .failure
+    }
+
+    /// The status an exit code stands for (DESIGN §8), for the CLI's own
+    /// errors: the table read backwards; none for success and usage errors,
+    /// whose messages name no status.
     static func status(of code: ExitCode) -> KeychainStatus? {
-        switch code {
-        case .notFound: .itemNotFound
-        case .canceled: .userCanceled
-        case .authFailed: .authFailed
-        case .duplicate: .duplicateItem
-        case .vaultDamaged: .decode
-        case .success, .failure, .usage, .findings, .locked: nil
-        }
+        guard code != .success, code != .usage else { return nil }
+        return KeychainStatus.allCases.first { exitCode($0) == code }
     }
 }

@@ -87,5 +87,6 @@ public protocol Shelf: AnyObject {
 public struct ConsentDeclined: Error, CustomStringConvertible {
     public var reason: String
     public init(_ reason: String = "nothing was changed") { self.reason = reason }
-    public var description: String { "Canceled: \(reason) (errSecUserCanceled -128)." }
+    /// "Canceled: reason (errSecUserCanceled -128)."
+    public var description: String { "Canceled: \(KeychainError(.userCanceled, reason))." }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import KeyshelfCredentials
 import KeyshelfCrypto
 
 extension ShelfApp: UserPrompts {
@@ -146,7 +147,7 @@ extension ShelfApp: UserPrompts {
             if verify(attempt) { typed = attempt; return nil }
             wrongTries += 1
             if wrongTries >= Self.masterPasswordTries { typed = attempt; return nil }
-            return "Wrong master password (errSecAuthFailed -25293); try again."
+            return "\(KeychainError.wrongMasterPassword); try again."
         }
         return typed
     }

@@ -95,7 +95,8 @@ final class UnlockScreen {
             password.clear()
             confirmation.clear()
             confirming = false
-            return fail(error.code == .wrongPassword ? "Wrong master password (errSecAuthFailed -25293)." : error.description)
+            // The box says why in the user's terms; which file the typed password missed does not help here.
+            return fail(error.code == .wrongPassword ? "\(KeychainError.wrongMasterPassword)." : error.description)
         } catch {
             return fail("\(error)")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import KeyshelfTestSupport
 
 /// A git server on 127.0.0.1 that requires HTTP Basic auth: a small Python
 /// `http.server` that checks the Authorization header and hands the request

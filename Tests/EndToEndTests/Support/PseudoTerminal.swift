@@ -1,4 +1,5 @@
 import Foundation
+import KeyshelfTestSupport
 
 /// Runs keyshelf with a pseudo-terminal as its controlling terminal (Python's
 /// `pty.fork`), answering prompts: for each step, wait until the output
@@ -18,7 +19,7 @@ enum PseudoTerminal {
         try Data(Self.script.utf8).write(to: script)
         var environment = environment
         environment["PTY_STEPS"] = String(decoding: try JSONEncoder().encode(steps), as: UTF8.self)
-        return try Keyshelf.runDetached("/usr/bin/python3", [script.path, Keyshelf.binary.path] + arguments, environment: environment)
+        return try Program.runDetached("/usr/bin/python3", [script.path, Keyshelf.binary.path] + arguments, environment: environment)
     }
 
     private static let script = #"""

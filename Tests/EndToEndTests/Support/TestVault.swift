@@ -1,42 +1,26 @@
 import Foundation
+import KeyshelfTestSupport
 
-/// A throwaway vault directory with its own master password file, created
-/// with the minimum KDF (`KEYSHELF_TEST_KDF=minimum`) so tests stay fast.
-/// Each test makes its own; the directory is removed when the value dies.
+/// A throwaway vault (`TemporaryVault` of KeyshelfTestSupport: its own
+/// directory, master password file and home, the minimum KDF) with the
+/// end-to-end tests' helpers. Each test makes its own; the directory is
+/// removed when the value dies.
 final class TestVault: @unchecked Sendable {
-    static let masterPassword = "correct horse battery staple"
+    static let masterPassword = TemporaryVault.masterPassword
 
-    let root: URL
-    let directory: URL
-    let passwordFile: URL
+    private let vault: TemporaryVault
+    var root: URL { vault.root }
+    var directory: URL { vault.directory }
+    var passwordFile: URL { vault.passwordFile }
 
     /// Creates the directory and password file; `initialize` also runs `keyshelf init`.
     init(initialize: Bool = true) throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("keyshelf-e2e-\(UUID().uuidString)")
-        directory = root.appendingPathComponent("vault")
-        passwordFile = root.appendingPathComponent("master")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        try Data((Self.masterPassword + "\n").utf8).write(to: passwordFile)
-        if initialize {
-            let result = try run(["init"])
-            guard result.status == 0 else { throw SetupError(run: result) }
-        }
+        vault = try TemporaryVault(initialize: initialize)
     }
 
-    deinit { try? FileManager.default.removeItem(at: root) }
-
-    /// The environment every run gets: this vault, its password file, the
-    /// minimum KDF, and a home of its own so no real vault is ever touched.
+    /// The environment every run gets: `TemporaryVault.environment` and a data home of its own.
     var environment: [String: String] {
-        [
-            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
-            "HOME": root.path,
-            "XDG_DATA_HOME": root.appendingPathComponent("data").path,
-            "KEYSHELF_VAULT": directory.path,
-            "KEYSHELF_PASSWORD_FILE": passwordFile.path,
-            "KEYSHELF_TEST_KDF": "minimum",
-            "LANG": "C.UTF-8",
-        ]
+        vault.environment.merging(["XDG_DATA_HOME": root.appendingPathComponent("data").path]) { $1 }
     }
 
     /// Runs keyshelf against this vault; `changes` edits the environment first.

@@ -1,4 +1,9 @@
 /// The Keychain `OSStatus` values keyshelf reports (DESIGN §2), so users can look them up.
+///
+/// The one table of statuses and their exit codes: the vault raises some
+/// (`VaultError.status`), the credential layer the rest (`KeychainError`);
+/// the CLI turns a status into its exit code through `exitCode` only, and
+/// `tagged(_:)` is the one place that writes the `(errSecName code)` text.
 public enum KeychainStatus: Int32, Sendable, CaseIterable {
     /// `errSecSuccess`.
     case success = 0
@@ -42,4 +47,7 @@ public enum KeychainStatus: Int32, Sendable, CaseIterable {
         case .decode: "errSecDecode"
         }
     }
+
+    /// `text (errSecName code)`, e.g. "wrong master password (errSecAuthFailed -25293)".
+    public func tagged(_ text: String) -> String { "\(text) (\(name) \(rawValue))" }
 }
