@@ -179,9 +179,7 @@ extension ShelfApp {
         if !status.isEmpty {
             screen.put(" " + status, row: row, column: 0, role: statusIsError ? .error : .status, width: layout.columns)
         }
-        let hints = searching
-            ? "type to filter · Enter keep · Esc clear"
-            : "? help · q quit · / search · a add · e edit · d delete · g generate · c copy · u user · o code · r reveal · L login · i import · X lock · Tab pane"
+        let hints = searching ? KeyMap.searchHints : KeyMap.browserHints
         screen.put(" " + TerminalText.truncate(hints, toColumns: layout.columns - 2), row: layout.rows - 1, column: 0, role: .dim)
     }
 }

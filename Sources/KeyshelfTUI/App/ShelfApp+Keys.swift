@@ -8,56 +8,46 @@ extension ShelfApp {
         if key == .resize { return }
         let size = screen.size
         if size.rows < minimumSize.rows || size.columns < minimumSize.columns {
-            if key == .character("q") || key == .control("c") { quitRequested = true }
+            if KeyMap.browserAction(for: key) == .quit { quitRequested = true }
             return
         }
         if searching {
             handleSearch(key)
             return
         }
-        let layout = Layout(size)
-        switch key {
-        case .character("q"), .control("c"):
-            quitRequested = true
-        case .tab, .backTab, .character("h"), .character("l"), .left, .right:
-            switchPane(key)
-        case .character("/"):
+        guard let action = KeyMap.browserAction(for: key) else { return }
+        perform(action, key: key)
+    }
+
+    /// Runs a browser action; `key` is the key that asked for it (moves and pane switches depend on which).
+    private func perform(_ action: BrowserAction, key: Key) {
+        switch action {
+        case .quit: quitRequested = true
+        case .switchPane: switchPane(key)
+        case .search:
             searching = true
             setStatus("")
-        case .escape:
+        case .dismiss:
             if !searchField.text.isEmpty { clearSearch() }
             revealed = nil
             setStatus("")
-        case .enter:
+        case .open:
             if pane == .domains { pane = .accounts } else { showDetailDialog() }
-        case .character("?"):
-            showHelp()
-        case .character("a"):
-            addCredential(password: nil)
-        case .character("e"):
-            editCredential()
-        case .character("d"):
-            deleteCredential()
-        case .character("g"):
+        case .help: showHelp()
+        case .add: addCredential(password: nil)
+        case .edit: editCredential()
+        case .delete: deleteCredential()
+        case .generate:
             if let password = generateDialog(for: selectedDomain?.title) { addCredential(password: password) }
-        case .character("i"):
-            importFile()
-        case .character("c"):
-            copyPassword()
-        case .character("u"):
-            copyAccount()
-        case .character("o"):
-            copyOneTimeCode()
-        case .character("r"):
-            reveal()
-        case .character("L"):
-            runLogin()
-        case .character("X"):
-            lockRequested = true
-        case .character("S"):
-            showSecurityRecommendations()
-        default:
-            moveSelection(key, layout: layout)
+        case .importFile: importFile()
+        case .copyPassword: copyPassword()
+        case .copyAccount: copyAccount()
+        case .copyOneTimeCode: copyOneTimeCode()
+        case .reveal: reveal()
+        case .login: runLogin()
+        case .lock: lockRequested = true
+        case .security: showSecurityRecommendations()
+        case .move, .scroll: moveSelection(key, layout: Layout(screen.size))
         }
     }
 
@@ -87,18 +77,18 @@ extension ShelfApp {
     }
 
     private func handleSearch(_ key: Key) {
-        switch key {
-        case .escape:
+        switch KeyMap.searchAction(for: key) {
+        case .clear:
             searching = false
             clearSearch()
-        case .enter:
+        case .keep:
             searching = false
             if !index.visible.isEmpty { pane = .domains }
-        case .down, .up:
+        case .move:
             moveSelection(key, layout: Layout(screen.size))
-        case .control("c"):
+        case .quit:
             quitRequested = true
-        default:
+        case nil:
             if searchField.handle(key) { applySearch() }
         }
     }
