@@ -11,7 +11,7 @@ extension ShelfApp {
             if KeyMap.browserAction(for: key) == .quit { quitRequested = true }
             return
         }
-        if searching {
+        if state.searching {
             handleSearch(key)
             return
         }
@@ -24,15 +24,10 @@ extension ShelfApp {
         switch action {
         case .quit: quitRequested = true
         case .switchPane: switchPane(key)
-        case .search:
-            searching = true
-            setStatus("")
-        case .dismiss:
-            if !searchField.text.isEmpty { clearSearch() }
-            revealed = nil
-            setStatus("")
+        case .search: state.apply(.beginSearch)
+        case .dismiss: state.apply(.dismiss)
         case .open:
-            if pane == .domains { pane = .accounts } else { showDetailDialog() }
+            if state.pane == .domains { state.apply(.focus(.accounts)) } else { showDetailDialog() }
         case .help: showHelp()
         case .add: addCredential(password: nil)
         case .edit: editCredential()
@@ -53,65 +48,23 @@ extension ShelfApp {
 
     private func switchPane(_ key: Key) {
         switch key {
-        case .character("h"), .left: pane = .domains
-        case .character("l"), .right: pane = .accounts
-        default: pane = pane == .domains ? .accounts : .domains
+        case .character("h"), .left: state.apply(.focus(.domains))
+        case .character("l"), .right: state.apply(.focus(.accounts))
+        default: state.apply(.togglePane)
         }
     }
 
     private func moveSelection(_ key: Key, layout: Layout) {
-        switch pane {
-        case .domains:
-            let before = domainList.selected
-            if domainList.handle(key, pageHeight: layout.domainRows), before != domainList.selected {
-                accountList = ListState()
-                syncAccounts()
-                revealed = nil
-            }
-        case .accounts:
-            let before = accountList.selected
-            if accountList.handle(key, pageHeight: layout.accountRows), before != accountList.selected {
-                revealed = nil
-            }
-        }
+        state.apply(.move(key, domainRows: layout.domainRows, accountRows: layout.accountRows))
     }
 
     private func handleSearch(_ key: Key) {
         switch KeyMap.searchAction(for: key) {
-        case .clear:
-            searching = false
-            clearSearch()
-        case .keep:
-            searching = false
-            if !index.visible.isEmpty { pane = .domains }
-        case .move:
-            moveSelection(key, layout: Layout(screen.size))
-        case .quit:
-            quitRequested = true
-        case nil:
-            if searchField.handle(key) { applySearch() }
+        case .clear: state.apply(.clearSearch)
+        case .keep: state.apply(.keepSearch)
+        case .move: moveSelection(key, layout: Layout(screen.size))
+        case .quit: quitRequested = true
+        case nil: state.apply(.editSearch(key))
         }
-    }
-
-    /// Empties the search and shows every domain again, keeping the selected
-    /// domain and account selected (the first domain when nothing was selected).
-    func clearSearch() {
-        let domain = selectedDomain?.id
-        let account = selectedRecord?.id
-        searchField = TextField()
-        applySearch()
-        if let domain, let position = index.position(of: domain) {
-            domainList.select(position)
-            syncAccounts(select: account)
-        }
-    }
-
-    /// Refilters after the search text changed; selects the first match.
-    func applySearch() {
-        index.filter(searchField.text)
-        domainList = ListState(count: index.visible.count)
-        accountList = ListState()
-        syncAccounts()
-        revealed = nil
     }
 }
