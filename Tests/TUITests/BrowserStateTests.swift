@@ -7,12 +7,18 @@ import KeyshelfCrypto
 @Suite struct BrowserStateTests {
     static func loaded() -> BrowserState {
         var state = BrowserState()
-        state.apply(.load(FakeShelf().items, select: nil))
+        state.apply(.load(FakeShelf().items, select: nil, matches: nil))
         return state
     }
 
+    /// Types `text` into the search field, key by key, with the fake shelf's matches.
     static func type(_ text: String, into state: inout BrowserState) {
-        for character in text { state.apply(.editSearch(.character(character))) }
+        let shelf = FakeShelf()
+        for character in text {
+            var field = state.searchField
+            _ = field.handle(.character(character))
+            state.apply(.search(field, matches: shelf.search(field.text)))
+        }
     }
 
     @Test func loadSelectsTheFirstDomainAndItsFirstAccount() {
@@ -70,11 +76,11 @@ import KeyshelfCrypto
         let taro = state.selectedRecord!.id
         var records = FakeShelf().items.filter { $0.account != "太郎" }
         records.append(state.index.records.first { $0.id == taro }!)
-        state.apply(.load(records, select: nil))
+        state.apply(.load(records, select: nil, matches: nil))
         #expect(state.selectedRecord?.id == taro)
         let before = Set(records.map(\.id))
         let added = ShelfEntry(server: "new.example", account: "neu", store: .shared, comment: "")
-        state.apply(.load(records + [added], select: nil))
+        state.apply(.load(records + [added], select: nil, matches: nil))
         state.apply(.selectNew(since: before))
         #expect(state.selectedRecord?.id == added.id)
     }
@@ -95,7 +101,7 @@ import KeyshelfCrypto
 
     @Test func scrollKeepsTheSelectionInTheWindow() {
         var state = BrowserState()
-        state.apply(.load((0..<30).map { ShelfEntry(server: "host\($0).example", account: "a", store: .shared, comment: "") }, select: nil))
+        state.apply(.load((0..<30).map { ShelfEntry(server: "host\($0).example", account: "a", store: .shared, comment: "") }, select: nil, matches: nil))
         state.apply(.move(.end, domainRows: 10, accountRows: 5))
         state.apply(.scroll(domainRows: 10, accountRows: 5))
         #expect(state.domainList.selected == 29)

@@ -12,9 +12,10 @@ struct BrowserState {
 
     /// One change of the state.
     enum Action {
-        /// New records from the shelf: keeps the selected domain and account
-        /// (by identity) where they are still shown, or selects record `select`.
-        case load([ShelfEntry], select: UUID?)
+        /// New records from the shelf and what of them matches the search text
+        /// (`Shelf.search`; nil when there is none): keeps the selected domain and
+        /// account (by identity) where they are still shown, or selects record `select`.
+        case load([ShelfEntry], select: UUID?, matches: [Int]?)
         /// Selects the first record whose id is not in the set (what an add or an import saved).
         case selectNew(since: Set<UUID>)
         /// Selects the record with this id in both panes, when it is shown.
@@ -29,8 +30,9 @@ struct BrowserState {
         case scroll(domainRows: Int, accountRows: Int)
         /// `/`: the search field takes the keys.
         case beginSearch
-        /// A key typed into the search field.
-        case editSearch(Key)
+        /// The search field after a key changed its text, and the records
+        /// matching that text (`Shelf.search`; nil for no text): selects the first match.
+        case search(TextField, matches: [Int]?)
         /// Enter in the search field: the filter stays, the domains get focus when any match.
         case keepSearch
         /// Esc in the search field: every domain shows again, the selection stays.
@@ -73,7 +75,7 @@ struct BrowserState {
 
     mutating func apply(_ action: Action) {
         switch action {
-        case .load(let records, let id): load(records, select: id)
+        case .load(let records, let id, let matches): load(records, select: id, matches: matches)
         case .selectNew(let before):
             if let added = index.records.first(where: { !before.contains($0.id) }) { select(id: added.id) }
         case .select(let id): select(id: id)
@@ -87,8 +89,9 @@ struct BrowserState {
         case .beginSearch:
             searching = true
             setStatus("")
-        case .editSearch(let key):
-            if searchField.handle(key) { refilter() }
+        case .search(let field, let matches):
+            searchField = field
+            refilter(matches)
         case .keepSearch:
             searching = false
             if !index.visible.isEmpty { pane = .domains }
@@ -111,11 +114,11 @@ struct BrowserState {
         statusIsError = error
     }
 
-    private mutating func load(_ records: [ShelfEntry], select id: UUID?) {
+    private mutating func load(_ records: [ShelfEntry], select id: UUID?, matches: [Int]?) {
         let previousDomain = selectedDomain?.id
         let previousAccount = selectedRecord?.id
         index = DomainIndex(records: records)
-        index.filter(searchField.text)
+        index.filter(matching: searchField.text.isEmpty ? nil : matches)
         domainList.setCount(index.visible.count)
         if let previousDomain, let position = index.position(of: previousDomain) {
             domainList.select(position)
@@ -143,7 +146,7 @@ struct BrowserState {
     private mutating func restore(_ selection: ShelfApp.Selection) {
         if !searchField.text.isEmpty {
             searchField = TextField()
-            refilter()
+            refilter(nil)
         }
         guard let position = index.position(of: selection.domain) else { return }
         domainList.select(position)
@@ -178,7 +181,7 @@ struct BrowserState {
         let domain = selectedDomain?.id
         let account = selectedRecord?.id
         searchField = TextField()
-        refilter()
+        refilter(nil)
         if let domain, let position = index.position(of: domain) {
             domainList.select(position)
             syncAccounts(select: account)
@@ -186,8 +189,8 @@ struct BrowserState {
     }
 
     /// Refilters after the search text changed; selects the first match.
-    private mutating func refilter() {
-        index.filter(searchField.text)
+    private mutating func refilter(_ matches: [Int]?) {
+        index.filter(matching: searchField.text.isEmpty ? nil : matches)
         domainList = ListState(count: index.visible.count)
         accountList = ListState()
         syncAccounts()

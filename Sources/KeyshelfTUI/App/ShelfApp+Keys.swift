@@ -64,7 +64,9 @@ extension ShelfApp {
         case .keep: state.apply(.keepSearch)
         case .move: moveSelection(key, layout: Layout(screen.size))
         case .quit: quitRequested = true
-        case nil: state.apply(.editSearch(key))
+        case nil:
+            var field = state.searchField
+            if field.handle(key) { state.apply(.search(field, matches: matches(of: field.text))) }
         }
     }
 }

@@ -55,13 +55,19 @@ public final class ShelfApp {
     /// (or moving it to the record `id`).
     func reload(select id: UUID? = nil) {
         do {
-            state.apply(.load(try shelf.records(), select: id))
+            let records = try shelf.records()
+            state.apply(.load(records, select: id, matches: matches(of: state.searchField.text)))
             reloadFindings()
             reloadOneTimeCodes()
         } catch {
             setStatus("\(error)", error: true)
-            state.apply(.load([], select: id))
+            state.apply(.load([], select: id, matches: nil))
         }
+    }
+
+    /// The records matching the search text `text` (`Shelf.search`), nil for no text.
+    func matches(of text: String) -> [Int]? {
+        text.isEmpty ? nil : shelf.search(text)
     }
 
     /// Reads the records again and selects the first one whose id is not in
