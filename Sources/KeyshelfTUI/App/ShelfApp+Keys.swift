@@ -19,11 +19,13 @@ extension ShelfApp {
         perform(action, key: key)
     }
 
-    /// Runs a browser action; `key` is the key that asked for it (moves and pane switches depend on which).
+    /// Runs a browser action; `key` is the key that asked for it (a move depends on which).
     private func perform(_ action: BrowserAction, key: Key) {
         switch action {
         case .quit: quitRequested = true
-        case .switchPane: switchPane(key)
+        case .switchPane: state.apply(.togglePane)
+        case .focusDomains: state.apply(.focus(.domains))
+        case .focusAccounts: state.apply(.focus(.accounts))
         case .search: state.apply(.beginSearch)
         case .dismiss: state.apply(.dismiss)
         case .open:
@@ -43,14 +45,6 @@ extension ShelfApp {
         case .lock: lockRequested = true
         case .security: showSecurityRecommendations()
         case .move, .scroll: moveSelection(key, layout: Layout(screen.size))
-        }
-    }
-
-    private func switchPane(_ key: Key) {
-        switch key {
-        case .character("h"), .left: state.apply(.focus(.domains))
-        case .character("l"), .right: state.apply(.focus(.accounts))
-        default: state.apply(.togglePane)
         }
     }
 

@@ -1,6 +1,6 @@
 /// What a key does in the browser (DESIGN §7); `ShelfApp.handle` runs it.
 public enum BrowserAction: Equatable, Sendable, CaseIterable {
-    case move, scroll, switchPane, open, search, dismiss
+    case move, scroll, switchPane, focusDomains, focusAccounts, open, search, dismiss
     case add, edit, delete, generate, importFile
     case copyPassword, copyAccount, copyOneTimeCode, reveal
     case login, security, lock, help, quit
@@ -52,8 +52,10 @@ public enum KeyMap {
         Browser(.move, [Key.character("j"), Key.character("k"), .up, .down], label: "j k ↑ ↓", help: "move"),
         Browser(.scroll, [.pageUp, .pageDown, .home, .end, Key.control("b"), Key.control("f")],
                 label: "PgUp PgDn Home End", help: "scroll"),
-        Browser(.switchPane, [.tab, .backTab, Key.character("h"), Key.character("l"), .left, .right],
-                label: "Tab h l ← →", help: "switch pane", hint: "Tab pane"),
+        Browser(.switchPane, [.tab, .backTab], label: "Tab h l ← →", help: "switch pane", hint: "Tab pane"),
+        // In `?` on the line above: one line for the three ways to change pane.
+        Browser(.focusDomains, [Key.character("h"), .left], label: "h ←"),
+        Browser(.focusAccounts, [Key.character("l"), .right], label: "l →"),
         Browser(.open, [.enter], label: "Enter", help: "open the detail"),
         Browser(.search, [Key.character("/")], label: "/", help: "search (Esc clears)", hint: "/ search"),
         Browser(.add, [Key.character("a")], label: "a", help: "add a credential", hint: "a add"),
