@@ -43,6 +43,17 @@ import Testing
         #expect(keyshelf.search("b").count == 2)
     }
 
+    /// `searchPositions` is `search` as positions in `entries()` (the TUI's filter).
+    @Test func searchPositionsPointAtTheEntriesSearchReturns() throws {
+        var noted = internetItem("zeta.example", "dan", "d")
+        noted.label = "Recovery"
+        let (keyshelf, _) = try shelf(local: [internetItem("Bücher.example", "Alice", "a"), noted, internetItem("example.com", "bob", "b")])
+        let entries = keyshelf.entries()
+        for query in ["", "recovery", "b", "xn--bcher", "zzz"] {
+            #expect(keyshelf.searchPositions(query).map { entries[$0].id } == keyshelf.search(query).map(\.id), "\(query)")
+        }
+    }
+
     @Test func searchNeverMatchesAcrossTwoEntriesAndUnfoldedPortsJoinTheirDomain() throws {
         // "zz" ends one key and "top" starts... no key; the pair must not match.
         var explicit443 = internetItem("example.com", "carol", "c")

@@ -272,7 +272,7 @@ import KeyshelfClipboard
             #expect(unlocked.selectedDomain?.title == locked.selectedDomain?.title)
             #expect(unlocked.selectedRecord?.account == locked.selectedRecord?.account)
             #expect(unlocked.selectedRecord?.account != "anna")
-            #expect(unlocked.pane == locked.pane)
+            #expect(unlocked.state.pane == locked.state.pane)
         }
     }
 

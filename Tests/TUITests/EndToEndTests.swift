@@ -110,7 +110,8 @@ import KeyshelfVault
         let tmux = try started()
         let title = try tmux.paneTitle
         try tmux.send("/")
-        try tmux.type("shop")
+        // Not "shop": the search matches notes too (as `keyshelf search` does), and anna's say "bookshop".
+        try tmux.type("shop.example")
         try tmux.send("Enter", "Tab")
         // The account list and the detail are drawn in one frame, but a capture
         // can land mid-draw: wait for both.

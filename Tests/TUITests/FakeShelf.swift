@@ -36,6 +36,15 @@ final class FakeShelf: Shelf {
 
     func records() throws -> [ShelfEntry] { items }
 
+    /// The fields of `keyshelf search` (host as shown, port, account, label, notes), case-insensitive.
+    func search(_ query: String) -> [Int] {
+        let needle = query.lowercased()
+        return items.indices.filter { i in
+            [items[i].server, items[i].port.map(String.init) ?? "", items[i].account, items[i].label, items[i].comment]
+                .contains { $0.lowercased().contains(needle) }
+        }
+    }
+
     func password(of record: ShelfEntry, for purpose: RevealPurpose, prompts: UserPrompts) throws -> Secret {
         if record.requiresUserPresence {
             guard let typed = prompts.askMasterPassword(reason: "\(purpose.rawValue) \(record.account)", verify: { [master] in

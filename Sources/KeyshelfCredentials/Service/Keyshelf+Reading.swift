@@ -45,6 +45,15 @@ extension Keyshelf {
         reader.search(text, in: filter)
     }
 
+    /// Where the entries `search(text)` returns sit in `entries()`: positions,
+    /// ascending; every position for "". For a caller that holds `entries()`
+    /// already (the TUI filters 100k credentials per keystroke) and would
+    /// otherwise copy every match. Valid until the snapshot changes (a write,
+    /// `reload()` or a `refresh()` that returned true).
+    public func searchPositions(_ text: String) -> [Int] {
+        reader.searchPositions(text)
+    }
+
     /// The domains with at least one entry matching `text` (see `search`).
     public func searchDomains(_ text: String, in filter: StoreFilter = .both) -> [DomainSummary] {
         reader.searchDomains(text, in: filter)

@@ -94,6 +94,10 @@ final class ShelfReader {
             : found.compactMap { filter.contains(entries[$0].store) ? entries[$0] : nil }
     }
 
+    func searchPositions(_ text: String) -> [Int] {
+        index.matches(text)
+    }
+
     func searchDomains(_ text: String, in filter: StoreFilter) -> [DomainSummary] {
         let found = index.matches(text)
         let listing = self.listing

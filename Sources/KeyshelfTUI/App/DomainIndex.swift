@@ -1,11 +1,12 @@
 import Foundation
 
-/// Credentials grouped by server and filtered by a search query; pure data, no drawing.
+/// Credentials grouped by server and filtered by the shelf's search; pure data, no drawing.
 ///
 /// Keeps the shelf's order (the domain facade sorts by server, then
-/// account). Built once per change of the vault content; the search text is
-/// built on the first search, so the first frame after unlock does not pay
-/// for it. At 100k credentials a keystroke's filter is one pass over that text.
+/// account). Built once per change of the vault content. It does not match
+/// text itself: `filter(matching:)` takes the positions `Shelf.search` found
+/// (the facade's search, the same as `keyshelf search`), so a keystroke costs
+/// one pass over the matches and the domains.
 public struct DomainIndex: Sendable {
     /// One row of the domain pane.
     public struct Domain: Sendable, Equatable {
@@ -21,17 +22,18 @@ public struct DomainIndex: Sendable {
 
     public private(set) var records: [ShelfEntry]
     public private(set) var domains: [Domain]
-    /// Indexes into `domains` that match `query`, in display order.
+    /// Indexes into `domains` with a match, in display order (all when not filtered).
     public private(set) var visible: [Int]
-    public private(set) var query = ""
-    /// Lower-cased domain title and account names of every domain, each domain's
-    /// text ending in a NUL byte; `blobStarts[i]` is where domain i begins.
-    private var blob: [UInt8] = []
-    private var blobStarts: [Int] = []
+    /// Which records matched, by position in `records`; nil when not filtered.
+    private var matched: [Bool]?
+    /// The domain of each record, by position in `records`.
+    private var domainOf: [Int]
 
     public init(records: [ShelfEntry]) {
         self.records = records
         var domains: [Domain] = []
+        var domainOf: [Int] = []
+        domainOf.reserveCapacity(records.count)
         var position: [ShelfDomain: Int] = [:]
         // At most one domain per record; growing the table step by step would rehash every domain.
         position.reserveCapacity(records.count)
@@ -51,94 +53,40 @@ public struct DomainIndex: Sendable {
                 previous = domain
             }
             domains[current].members.append(i)
+            domainOf.append(current)
             if records[i].store == .local { domains[current].hasLocal = true } else { domains[current].hasShared = true }
         }
         self.domains = domains
+        self.domainOf = domainOf
         visible = Array(domains.indices)
     }
 
-    /// Keeps the domains whose title or any account contains `newQuery` (case-insensitive).
-    public mutating func filter(_ newQuery: String) {
-        query = newQuery
-        let needle = Array(newQuery.lowercased().utf8)
-        guard !needle.isEmpty else {
+    /// Keeps the domains with a matching record and, in each, only the
+    /// matching accounts; nil shows everything again.
+    /// - Parameter positions: positions in `records` (`Shelf.search`); out-of-range ones are ignored.
+    public mutating func filter(matching positions: [Int]?) {
+        guard let positions else {
+            matched = nil
             visible = Array(domains.indices)
             return
         }
-        if blobStarts.isEmpty { buildBlob() }
-        var found: [Int] = []
-        blob.withUnsafeBufferPointer { hay in
-            needle.withUnsafeBufferPointer { pin in
-                let first = pin[0]
-                let last = hay.count - pin.count
-                var offset = 0
-                while offset <= last {
-                    guard hay[offset] == first, (1..<pin.count).allSatisfy({ hay[offset + $0] == pin[$0] }) else {
-                        offset += 1
-                        continue
-                    }
-                    let domain = domainIndex(atBlobOffset: offset)
-                    found.append(domain)
-                    offset = domain + 1 < blobStarts.count ? blobStarts[domain + 1] : hay.count
-                }
-            }
+        var matched = [Bool](repeating: false, count: records.count)
+        var shown = [Bool](repeating: false, count: domains.count)
+        for position in positions where matched.indices.contains(position) {
+            matched[position] = true
+            shown[domainOf[position]] = true
         }
-        visible = found
+        self.matched = matched
+        visible = domains.indices.filter { shown[$0] }
     }
 
-    private mutating func buildBlob() {
-        var bytes: [UInt8] = []
-        var starts: [Int] = []
-        starts.reserveCapacity(domains.count)
-        for domain in domains {
-            starts.append(bytes.count)
-            DomainIndex.appendLowercased(domain.title, to: &bytes)
-            for member in domain.members {
-                bytes.append(0x0A)
-                DomainIndex.appendLowercased(records[member].account, to: &bytes)
-            }
-            bytes.append(0)
-        }
-        blob = bytes
-        blobStarts = starts
-    }
-
-    /// Appends the lower-cased UTF-8 of `text`; ASCII, the common case,
-    /// without the temporary `String` of `lowercased()` (the blob's build is
-    /// part of the first keystroke of a search).
-    private static func appendLowercased(_ text: String, to bytes: inout [UInt8]) {
-        var text = text
-        let ascii = text.withUTF8 { utf8 in
-            guard !utf8.contains(where: { $0 >= 0x80 }) else { return false }
-            let start = bytes.count
-            bytes.append(contentsOf: utf8)
-            for i in start..<bytes.count where bytes[i] &- 65 < 26 { bytes[i] |= 0x20 }
-            return true
-        }
-        if !ascii {
-            bytes += text.lowercased().utf8
-        }
-    }
-
-    /// The domain whose text contains blob offset `offset` (binary search).
-    private func domainIndex(atBlobOffset offset: Int) -> Int {
-        var low = 0
-        var high = blobStarts.count - 1
-        while low < high {
-            let mid = (low + high + 1) / 2
-            if blobStarts[mid] <= offset { low = mid } else { high = mid - 1 }
-        }
-        return low
-    }
-
-    /// The accounts of visible domain `position` to show: all of them when the
-    /// domain name matches the query, else only the matching accounts.
+    /// The accounts of visible domain `position` to show: the matching ones
+    /// (all of them when not filtered), as indexes into `records`.
     public func accounts(ofVisible position: Int) -> [Int] {
         guard visible.indices.contains(position) else { return [] }
-        let domain = domains[visible[position]]
-        let needle = query.lowercased()
-        if needle.isEmpty || domain.title.lowercased().contains(needle) { return domain.members }
-        return domain.members.filter { records[$0].account.lowercased().contains(needle) }
+        let members = domains[visible[position]].members
+        guard let matched else { return members }
+        return members.filter { matched[$0] }
     }
 
     /// The position in `visible` of `domain`, if shown.

@@ -54,6 +54,18 @@ public final class KeyshelfShelf: Shelf {
         return records
     }
 
+    public func search(_ query: String) -> [Int] {
+        let credentials = entries.count
+        // The facade's positions are `entries` positions, which `records()` keeps; the generic passwords follow them.
+        var found = keyshelf.searchPositions(query).filter { $0 < credentials }
+        let needle = query.lowercased()
+        for (offset, entry) in generics.enumerated()
+        where [entry.service, entry.account, entry.label, entry.comment].contains(where: { $0.lowercased().contains(needle) }) {
+            found.append(credentials + offset)
+        }
+        return found
+    }
+
     public func auditFindings() throws -> [ShelfFinding] {
         try keyshelf.audit(with: AuditEngine()).findings.map { finding in
             ShelfFinding(id: finding.entry.id,

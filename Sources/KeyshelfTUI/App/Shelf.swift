@@ -32,6 +32,12 @@ public protocol UserPrompts: AnyObject {
 public protocol Shelf: AnyObject {
     /// Every live credential of both stores.
     func records() throws -> [ShelfEntry]
+    /// The records of the last `records()` that match `query`, as positions
+    /// in that array, ascending: the fields `keyshelf search` matches
+    /// (`Keyshelf.search`: server as shown and as A-label, port, account,
+    /// label, notes; case-insensitive), so `/` and the CLI find the same
+    /// credentials. Generic passwords match on service, account, label, notes.
+    func search(_ query: String) -> [Int]
     /// The password of `record`; a `userPresence` item asks the master password
     /// through `prompts`, naming `purpose` (show or copy) in the reason.
     func password(of record: ShelfEntry, for purpose: RevealPurpose, prompts: UserPrompts) throws -> Secret

@@ -37,7 +37,7 @@ extension ShelfApp {
             }
             // Select what was saved: the one id that was not there before (none when an update).
             let before = Set(index.records.map(\.id))
-            searchField = TextField()
+            state.apply(.resetSearch)
             reload(selectingNewSince: before)
             setStatus("Saved \(account) for \(server).")
             return nil
@@ -95,7 +95,7 @@ extension ShelfApp {
         guard let record = selectedRecord else { return setStatus("Select an account to delete.", error: true) }
         do {
             try shelf.delete(record, prompts: self)
-            revealed = nil
+            state.apply(.hidePassword)
             reload()
             setStatus("Deleted \(record.account) from \(record.serverWithPort).")
         } catch let declined as ConsentDeclined {
@@ -124,13 +124,13 @@ extension ShelfApp {
 
     func reveal() {
         guard let record = selectedRecord else { return setStatus("Select an account first.", error: true) }
-        if revealed?.id == record.id {
-            revealed = nil
+        if state.revealed?.id == record.id {
+            state.apply(.hidePassword)
             return
         }
         do {
             let password = try shelf.password(of: record, for: .show, prompts: self)
-            revealed = (record.id, password)
+            state.apply(.reveal(record.id, password))
             setStatus("Shown until you move or press r again.")
         } catch {
             setStatus("\(error)", error: true)
@@ -144,7 +144,7 @@ extension ShelfApp {
             // The domain's own server, scheme included: its title is never parsed again (an http domain stays http).
             if let record = try shelf.login(server: server, prompts: self) {
                 reload(select: record.id)
-                pane = .accounts
+                state.apply(.focus(.accounts))
                 setStatus(record.signInWithApple != nil
                     ? "Login for \(domain.title): \(record.account) signs in with Apple (no password)."
                     : "Login for \(domain.title): use \(record.account) (c copies the password).")

@@ -45,6 +45,7 @@ extension ShelfApp {
 
     func drawBrowser() {
         let layout = Layout(screen.size)
+        state.apply(.scroll(domainRows: layout.domainRows, accountRows: layout.accountRows))
         drawTitle(layout)
         drawDomains(layout)
         drawAccounts(layout)
@@ -55,7 +56,7 @@ extension ShelfApp {
     private func drawTitle(_ layout: Layout) {
         screen.fill(row: 0, column: 0, width: layout.columns, role: .title)
         let counts = "\(index.visible.count)/\(index.domains.count) domains · \(index.records.count) accounts"
-        let showsSearch = searching || !searchField.text.isEmpty
+        let showsSearch = state.searching || !state.searchField.text.isEmpty
         let fieldWidth = min(30, layout.columns / 3)
         let rightWidth = showsSearch ? fieldWidth + 4 : TerminalText.columns(counts) + 2
         let titleWidth = max(0, layout.columns - rightWidth - 1)
@@ -63,18 +64,17 @@ extension ShelfApp {
         if showsSearch {
             let column = layout.columns - fieldWidth - 3
             screen.put(" /", row: 0, column: column - 1, role: .title, width: 2)
-            let cursor = searchField.draw(on: screen, row: 0, column: column + 1, width: fieldWidth, role: .input)
-            if searching { screen.setCursor(row: 0, column: cursor, visible: true) }
+            let cursor = state.searchField.draw(on: screen, row: 0, column: column + 1, width: fieldWidth, role: .input)
+            if state.searching { screen.setCursor(row: 0, column: cursor, visible: true) }
         } else {
             screen.put(counts + " ", row: 0, column: max(0, layout.columns - TerminalText.columns(counts) - 1), role: .title)
         }
     }
 
     private func drawDomains(_ layout: Layout) {
-        let focused = pane == .domains && !searching
+        let focused = state.pane == .domains && !state.searching
         Box.draw(on: screen, row: layout.bodyTop, column: 0, height: layout.bodyHeight, width: layout.leftWidth,
                  title: "Domains", role: .border, titleRole: focused ? .accent : .dim)
-        domainList.scrollToSelection(height: layout.domainRows)
         let inner = layout.leftWidth - 2
         if index.visible.isEmpty {
             let message = index.domains.isEmpty ? "Empty: press a to add" : "Nothing matches"
@@ -82,11 +82,11 @@ extension ShelfApp {
             return
         }
         for line in 0..<layout.domainRows {
-            let position = domainList.top + line
+            let position = state.domainList.top + line
             guard position < index.visible.count else { break }
             let domain = index.domains[index.visible[position]]
             let row = layout.bodyTop + 1 + line
-            let selected = position == domainList.selected
+            let selected = position == state.domainList.selected
             let role: Role = selected ? (focused ? .selection : .selectionInactive) : .normal
             let badge = (domain.hasLocal ? "L" : " ") + (domain.hasShared ? "S" : " ")
             let count = String(domain.members.count)
@@ -103,19 +103,18 @@ extension ShelfApp {
     private func drawAccounts(_ layout: Layout) {
         let left = layout.leftWidth
         let width = layout.columns - left
-        let focused = pane == .accounts && !searching
+        let focused = state.pane == .accounts && !state.searching
         let domainTitle = selectedDomain?.title ?? ""
         Box.draw(on: screen, row: layout.bodyTop, column: left, height: layout.accountsHeight, width: width,
                  title: domainTitle.isEmpty ? "Accounts" : "Accounts of \(domainTitle)", role: .border, titleRole: focused ? .accent : .dim)
-        accountList.scrollToSelection(height: layout.accountRows)
-        let accounts = index.accounts(ofVisible: domainList.selected)
+        let accounts = state.shownAccounts
         let inner = width - 2
         for line in 0..<layout.accountRows {
-            let position = accountList.top + line
+            let position = state.accountList.top + line
             guard position < accounts.count else { break }
             let record = index.records[accounts[position]]
             let row = layout.bodyTop + 1 + line
-            let selected = position == accountList.selected
+            let selected = position == state.accountList.selected
             let role: Role = selected ? (focused ? .selection : .selectionInactive) : .normal
             let tag = record.store == .local ? "local " : "shared"
             let nameWidth = inner - 8
@@ -150,7 +149,7 @@ extension ShelfApp {
         if !record.label.isEmpty { lines.append(("Label", record.label, .normal)) }
         if let apple = record.signInWithApple {
             lines += AppleBadge.detail(apple, account: record.account, width: valueWidth)
-        } else if let revealed, revealed.id == record.id {
+        } else if let revealed = state.revealed, revealed.id == record.id {
             lines.append(("Password", revealed.password.unsafeString() ?? "(not UTF-8 text)", .accent))
         } else {
             lines.append(("Password", "••••••••••••   r reveal · c copy", .dim))
@@ -179,9 +178,7 @@ extension ShelfApp {
         if !status.isEmpty {
             screen.put(" " + status, row: row, column: 0, role: statusIsError ? .error : .status, width: layout.columns)
         }
-        let hints = searching
-            ? "type to filter · Enter keep · Esc clear"
-            : "? help · q quit · / search · a add · e edit · d delete · g generate · c copy · u user · o code · r reveal · L login · i import · X lock · Tab pane"
+        let hints = state.searching ? KeyMap.searchHints : KeyMap.browserHints
         screen.put(" " + TerminalText.truncate(hints, toColumns: layout.columns - 2), row: layout.rows - 1, column: 0, role: .dim)
     }
 }

@@ -58,7 +58,7 @@ extension ShelfApp {
         let before = Set(index.records.map(\.id))
         do {
             let report = try shelf.commitImport(plan, prompts: self)
-            searchField = TextField()
+            state.apply(.resetSearch)
             reload(selectingNewSince: before)
             setStatus("\(URL(fileURLWithPath: plan.source.path).lastPathComponent): \(report.summary).")
         } catch {

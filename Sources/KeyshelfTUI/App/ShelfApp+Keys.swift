@@ -8,120 +8,59 @@ extension ShelfApp {
         if key == .resize { return }
         let size = screen.size
         if size.rows < minimumSize.rows || size.columns < minimumSize.columns {
-            if key == .character("q") || key == .control("c") { quitRequested = true }
+            if KeyMap.browserAction(for: key) == .quit { quitRequested = true }
             return
         }
-        if searching {
+        if state.searching {
             handleSearch(key)
             return
         }
-        let layout = Layout(size)
-        switch key {
-        case .character("q"), .control("c"):
-            quitRequested = true
-        case .tab, .backTab, .character("h"), .character("l"), .left, .right:
-            switchPane(key)
-        case .character("/"):
-            searching = true
-            setStatus("")
-        case .escape:
-            if !searchField.text.isEmpty { clearSearch() }
-            revealed = nil
-            setStatus("")
-        case .enter:
-            if pane == .domains { pane = .accounts } else { showDetailDialog() }
-        case .character("?"):
-            showHelp()
-        case .character("a"):
-            addCredential(password: nil)
-        case .character("e"):
-            editCredential()
-        case .character("d"):
-            deleteCredential()
-        case .character("g"):
-            if let password = generateDialog(for: selectedDomain?.title) { addCredential(password: password) }
-        case .character("i"):
-            importFile()
-        case .character("c"):
-            copyPassword()
-        case .character("u"):
-            copyAccount()
-        case .character("o"):
-            copyOneTimeCode()
-        case .character("r"):
-            reveal()
-        case .character("L"):
-            runLogin()
-        case .character("X"):
-            lockRequested = true
-        case .character("S"):
-            showSecurityRecommendations()
-        default:
-            moveSelection(key, layout: layout)
-        }
+        guard let action = KeyMap.browserAction(for: key) else { return }
+        perform(action, key: key)
     }
 
-    private func switchPane(_ key: Key) {
-        switch key {
-        case .character("h"), .left: pane = .domains
-        case .character("l"), .right: pane = .accounts
-        default: pane = pane == .domains ? .accounts : .domains
+    /// Runs a browser action; `key` is the key that asked for it (a move depends on which).
+    private func perform(_ action: BrowserAction, key: Key) {
+        switch action {
+        case .quit: quitRequested = true
+        case .switchPane: state.apply(.togglePane)
+        case .focusDomains: state.apply(.focus(.domains))
+        case .focusAccounts: state.apply(.focus(.accounts))
+        case .search: state.apply(.beginSearch)
+        case .dismiss: state.apply(.dismiss)
+        case .open:
+            if state.pane == .domains { state.apply(.focus(.accounts)) } else { showDetailDialog() }
+        case .help: showHelp()
+        case .add: addCredential(password: nil)
+        case .edit: editCredential()
+        case .delete: deleteCredential()
+        case .generate:
+            if let password = generateDialog(for: selectedDomain?.title) { addCredential(password: password) }
+        case .importFile: importFile()
+        case .copyPassword: copyPassword()
+        case .copyAccount: copyAccount()
+        case .copyOneTimeCode: copyOneTimeCode()
+        case .reveal: reveal()
+        case .login: runLogin()
+        case .lock: lockRequested = true
+        case .security: showSecurityRecommendations()
+        case .move, .scroll: moveSelection(key, layout: Layout(screen.size))
         }
     }
 
     private func moveSelection(_ key: Key, layout: Layout) {
-        switch pane {
-        case .domains:
-            let before = domainList.selected
-            if domainList.handle(key, pageHeight: layout.domainRows), before != domainList.selected {
-                accountList = ListState()
-                syncAccounts()
-                revealed = nil
-            }
-        case .accounts:
-            let before = accountList.selected
-            if accountList.handle(key, pageHeight: layout.accountRows), before != accountList.selected {
-                revealed = nil
-            }
-        }
+        state.apply(.move(key, domainRows: layout.domainRows, accountRows: layout.accountRows))
     }
 
     private func handleSearch(_ key: Key) {
-        switch key {
-        case .escape:
-            searching = false
-            clearSearch()
-        case .enter:
-            searching = false
-            if !index.visible.isEmpty { pane = .domains }
-        case .down, .up:
-            moveSelection(key, layout: Layout(screen.size))
-        case .control("c"):
-            quitRequested = true
-        default:
-            if searchField.handle(key) { applySearch() }
+        switch KeyMap.searchAction(for: key) {
+        case .clear: state.apply(.clearSearch)
+        case .keep: state.apply(.keepSearch)
+        case .move: moveSelection(key, layout: Layout(screen.size))
+        case .quit: quitRequested = true
+        case nil:
+            var field = state.searchField
+            if field.handle(key) { state.apply(.search(field, matches: matches(of: field.text))) }
         }
-    }
-
-    /// Empties the search and shows every domain again, keeping the selected
-    /// domain and account selected (the first domain when nothing was selected).
-    func clearSearch() {
-        let domain = selectedDomain?.id
-        let account = selectedRecord?.id
-        searchField = TextField()
-        applySearch()
-        if let domain, let position = index.position(of: domain) {
-            domainList.select(position)
-            syncAccounts(select: account)
-        }
-    }
-
-    /// Refilters after the search text changed; selects the first match.
-    func applySearch() {
-        index.filter(searchField.text)
-        domainList = ListState(count: index.visible.count)
-        accountList = ListState()
-        syncAccounts()
-        revealed = nil
     }
 }

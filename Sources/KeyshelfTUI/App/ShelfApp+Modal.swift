@@ -174,16 +174,10 @@ extension ShelfApp: UserPrompts {
         return answer.map { (account: $0.0, password: $0.1) }
     }
 
+    /// The `?` dialog: every browser binding of `KeyMap` with its help text.
     func showHelp() {
-        let keys: [(String, String)] = [
-            ("j k ↑ ↓", "move"), ("PgUp PgDn Home End", "scroll"), ("Tab h l ← →", "switch pane"),
-            ("Enter", "open the detail"), ("/", "search (Esc clears)"), ("a", "add a credential"),
-            ("e", "edit the selected account"), ("d", "delete (asks first)"), ("g", "generate a password"), ("i", "import a CSV export"),
-            ("c", "copy the password"), ("u", "copy the account"), ("o", "copy the one-time code (HOTP: make the next)"), ("r", "reveal the password"),
-            ("L", "login flow for the domain"), ("S", "security recommendations"), ("X", "lock now"), ("?", "this help"), ("q", "quit"),
-        ]
         let keyColumns = 20
-        let lines = keys.map { key, what in
+        let lines = KeyMap.helpRows.map { key, what in
             key + String(repeating: " ", count: max(1, keyColumns - TerminalText.columns(key))) + what
         }
         // Wide enough for every line; on a narrower screen descriptions wrap under their column.

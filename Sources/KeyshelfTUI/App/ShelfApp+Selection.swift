@@ -18,23 +18,12 @@ extension ShelfApp {
     public var selection: Selection? {
         guard let domain = selectedDomain else { return nil }
         let record = selectedRecord
-        return Selection(domain: domain.id, account: record?.account, store: record?.store, pane: pane)
+        return Selection(domain: domain.id, account: record?.account, store: record?.store, pane: state.pane)
     }
 
     /// Selects `selection` again when its domain (and account) is still shown;
     /// keeps the current selection when it is gone. Clears any search first.
     public func restore(_ selection: Selection) {
-        if !searchField.text.isEmpty {
-            searchField = TextField()
-            applySearch()
-        }
-        guard let position = index.position(of: selection.domain) else { return }
-        domainList.select(position)
-        accountList = ListState()
-        let match = index.records.first {
-            $0.domain == selection.domain && $0.account == selection.account && $0.store == selection.store
-        }
-        syncAccounts(select: match?.id)
-        pane = selection.pane
+        state.apply(.restore(selection))
     }
 }

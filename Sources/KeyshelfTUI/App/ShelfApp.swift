@@ -17,23 +17,15 @@ public final class ShelfApp {
         case locked
     }
 
-    enum Pane { case domains, accounts }
+    typealias Pane = BrowserState.Pane
 
     let screen: Screen
     let shelf: Shelf
     let configuration: TUIConfiguration
     let clipboard: Clipboard
     let now: () -> Date
-    var index: DomainIndex
-    var domainList = ListState()
-    var accountList = ListState()
-    var pane = Pane.domains
-    var searching = false
-    var searchField = TextField()
-    var status = ""
-    var statusIsError = false
-    /// The password shown by `r`, kept as a `Secret` and turned into text only while drawing.
-    var revealed: (id: UUID, password: Secret)?
+    /// Selection, search, focus, status and the revealed password (`BrowserState.apply`).
+    var state = BrowserState()
     var lastActivity: Date
     var lockRequested = false
     var quitRequested = false
@@ -56,70 +48,45 @@ public final class ShelfApp {
         self.clipboard = clipboard ?? Clipboard(clearAfter: configuration.clipboardClearSeconds, writeTerminal: Clipboard.standardOutputWriter)
         now = clock
         lastActivity = clock()
-        index = DomainIndex(records: [])
         reload()
     }
 
     /// Reads the records again from the shelf, keeping the selection where it can
     /// (or moving it to the record `id`).
     func reload(select id: UUID? = nil) {
-        let previousDomain = selectedDomain?.id
-        let previousAccount = selectedRecord?.id
         do {
-            index = DomainIndex(records: try shelf.records())
+            let records = try shelf.records()
+            state.apply(.load(records, select: id, matches: matches(of: state.searchField.text)))
             reloadFindings()
             reloadOneTimeCodes()
         } catch {
             setStatus("\(error)", error: true)
-            index = DomainIndex(records: [])
+            state.apply(.load([], select: id, matches: nil))
         }
-        index.filter(searchField.text)
-        domainList.setCount(index.visible.count)
-        if let previousDomain, let pos = index.position(of: previousDomain) {
-            domainList.select(pos)
-        }
-        syncAccounts(select: previousAccount)
-        if let id { select(id: id) }
+    }
+
+    /// The records matching the search text `text` (`Shelf.search`), nil for no text.
+    func matches(of text: String) -> [Int]? {
+        text.isEmpty ? nil : shelf.search(text)
     }
 
     /// Reads the records again and selects the first one whose id is not in
     /// `before` (what an add or an import saved), if there is one.
     func reload(selectingNewSince before: Set<UUID>) {
         reload()
-        if let added = index.records.first(where: { !before.contains($0.id) }) {
-            select(id: added.id)
-        }
+        state.apply(.selectNew(since: before))
     }
 
-    /// Selects the record `id` in both panes, when it is shown.
-    func select(id: UUID) {
-        guard let record = index.records.first(where: { $0.id == id }), let pos = index.position(of: record.domain) else { return }
-        domainList.select(pos)
-        accountList = ListState()
-        syncAccounts(select: id)
-    }
-
-    /// Recomputes the account list for the selected domain.
-    func syncAccounts(select id: UUID? = nil) {
-        let accounts = index.accounts(ofVisible: domainList.selected)
-        accountList.setCount(accounts.count)
-        if let id, let pos = accounts.firstIndex(where: { index.records[$0].id == id }) {
-            accountList.select(pos)
-        }
-    }
-
-    var selectedDomain: DomainIndex.Domain? {
-        index.visible.indices.contains(domainList.selected) ? index.domains[index.visible[domainList.selected]] : nil
-    }
-
-    var selectedRecord: ShelfEntry? {
-        let accounts = index.accounts(ofVisible: domainList.selected)
-        return accounts.indices.contains(accountList.selected) ? index.records[accounts[accountList.selected]] : nil
-    }
+    /// The records grouped by domain and filtered by the search.
+    var index: DomainIndex { state.index }
+    /// The status line's message and whether it is an error.
+    var status: String { state.status }
+    var statusIsError: Bool { state.statusIsError }
+    var selectedDomain: DomainIndex.Domain? { state.selectedDomain }
+    var selectedRecord: ShelfEntry? { state.selectedRecord }
 
     func setStatus(_ message: String, error: Bool = false) {
-        status = message
-        statusIsError = error
+        state.apply(.status(message, error: error))
     }
 
     /// Runs until the user quits or the vault locks.
@@ -129,7 +96,7 @@ public final class ShelfApp {
             if quitRequested { return .quit }
             if lockRequested {
                 shelf.lock()
-                revealed = nil
+                state.apply(.hidePassword)
                 clipboard.clearNow()
                 screen.clear()
                 screen.refresh()
