@@ -2,11 +2,15 @@ import KeyshelfCrypto
 
 /// The file work of `VaultSession.changePassword`.
 enum PasswordChange {
-    /// Re-wraps both vault keys under a key derived from `newPassword` with
-    /// one new salt and `limits`, and replaces both files' headers together
-    /// (`JointReplace`), copying each payload unchanged. A file that is
-    /// absent only gets the new header in memory. `local` and `shared` change
-    /// only when it succeeded.
+    /// Rotates the keys of both files (issue 14 item 5): one new salt and
+    /// `limits` for a key derived from `newPassword`, a new random vault key
+    /// for each file, and each file's current records (appendices and
+    /// records added in memory folded in; an unfinished append, never
+    /// committed, left out) sealed as one segment under its new key. Both
+    /// files are replaced together (`JointReplace`). An old header spliced
+    /// onto a new payload thus unwraps a key the new payload does not
+    /// authenticate under. A file that is absent only gets the new header
+    /// and key in memory. `local` and `shared` change only when it succeeded.
     /// - Returns: what failed after the commit.
     /// - Throws: `VaultError.changedOnDisk` when a file changed since it was
     ///   read; `.io` (both files then open with the old password, or the
@@ -19,26 +23,30 @@ enum PasswordChange {
         let passwordKey = try VaultFile.deriveKey(password: newPassword, salt: salt, limits: limits, path: directory)
         var states = [shared, local]
         var files: [JointReplace.File] = []
+        var payloadTags: [[UInt8]] = [[], []]
         for (index, store) in [Store.shared, .local].enumerated() {
-            let file = states[index]
-            let header = try VaultFile.makeHeader(
-                version: file.header.version, store: store, limits: limits, salt: salt, vaultKey: file.vaultKey,
-                passwordKey: passwordKey, chunkByteCount: file.header.chunkByteCount, payloadByteCount: file.header.payloadByteCount)
+            let vaultKey = Random.secureBytes(VaultHeader.vaultKeyByteCount)
+            let template = try VaultFile.makeHeader(
+                store: store, limits: limits, salt: salt, vaultKey: vaultKey, passwordKey: passwordKey,
+                chunkByteCount: states[index].header.chunkByteCount)
+            let plaintext = states[index].wholePlaintext()
+            let header = try VaultFile.sealedHeader(for: plaintext, header: template, vaultKey: vaultKey, passwordKey: passwordKey)
             states[index].header = header
             states[index].passwordKey = passwordKey
-            guard let identity = file.identity else { continue }
-            let path = directory + "/" + store.fileName
-            guard let current = try FileSystem.read(path), current.identity == identity else {
-                throw VaultError(.changedOnDisk, file: path, reason: "changed on disk while the password was being changed; nothing was changed — try again")
-            }
-            let payload = Array(current.bytes[VaultHeader.byteCount..<(VaultHeader.byteCount + Int(file.header.payloadByteCount))])
+            states[index].vaultKey = vaultKey
+            guard let identity = states[index].identity else { continue }
+            var payload: [UInt8] = []
+            payload.reserveCapacity(Int(header.payloadByteCount))
+            payloadTags[index] = try VaultFile.seal(plaintext, header: header, vaultKey: vaultKey) { payload.append(contentsOf: $0) }
             files.append(JointReplace.File(name: store.fileName, header: header.serialized(), payload: payload, expected: identity))
         }
         let replaced = try JointReplace.replace(directory: directory, files: files)
         for (file, identity) in zip(files, replaced.identities) {
             let index = file.name == Store.shared.fileName ? 0 : 1
             states[index].identity = identity
-            // The payload on disk is the one read; an unfinished append was not copied.
+            states[index].payloadTag = payloadTags[index]
+            states[index].appendixCount = 0
+            // The payload written holds the records read; an unfinished append was never committed.
             states[index].hasUnfinishedAppend = false
         }
         shared = states[0]
