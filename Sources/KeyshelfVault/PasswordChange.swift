@@ -1,3 +1,4 @@
+import Foundation
 import KeyshelfCrypto
 
 /// The file work of `VaultSession.changePassword`.
@@ -21,11 +22,29 @@ enum PasswordChange {
     ) throws -> [VaultWarning] {
         let salt = Random.bytes(PasswordHash.saltByteCount)
         let passwordKey = try VaultFile.deriveKey(password: newPassword, salt: salt, limits: limits, path: directory)
+        return try reseal(&local, &shared, under: VaultPasswordKey(salt: salt, limits: limits, key: passwordKey),
+                          sharedKey: Random.secureBytes(VaultHeader.vaultKeyByteCount), directory: directory)
+    }
+
+    /// Re-seals both files as `reseal(_:_:to:limits:directory:)` does, with
+    /// a password key already derived and `sharedKey` as `shared.vault`'s
+    /// vault key (`local.vault` gets a new random one). In a synced vault
+    /// directory (it has `.git`), the replaced password keys are kept in
+    /// `RetiredKeys` under the new local key, so that a sync still opens the
+    /// copies committed before the change; failing to write them is a warning.
+    static func reseal(
+        _ local: inout VaultSession.FileState, _ shared: inout VaultSession.FileState,
+        under newKey: VaultPasswordKey, sharedKey: SecureBytes, directory: String
+    ) throws -> [VaultWarning] {
+        let (salt, limits, passwordKey) = (newKey.salt, newKey.limits, newKey.key)
+        var retired = RetiredKeys.read(directory: directory, localKey: local.vaultKey)
+        retired.retire(shared)
+        retired.retire(local)
         var states = [shared, local]
         var files: [JointReplace.File] = []
         var payloadTags: [[UInt8]] = [[], []]
         for (index, store) in [Store.shared, .local].enumerated() {
-            let vaultKey = Random.secureBytes(VaultHeader.vaultKeyByteCount)
+            let vaultKey = index == 0 ? sharedKey : Random.secureBytes(VaultHeader.vaultKeyByteCount)
             let template = try VaultFile.makeHeader(
                 store: store, limits: limits, salt: salt, vaultKey: vaultKey, passwordKey: passwordKey,
                 chunkByteCount: states[index].header.chunkByteCount)
@@ -51,6 +70,15 @@ enum PasswordChange {
         }
         shared = states[0]
         local = states[1]
-        return replaced.warnings
+        var warnings = replaced.warnings
+        retired.keys.removeAll { $0.fits(local.header) }
+        if FileManager.default.fileExists(atPath: directory + "/.git") {
+            do {
+                try retired.write(directory: directory, localKey: local.vaultKey)
+            } catch {
+                warnings.append(VaultWarning(file: directory + "/" + RetiredKeys.fileName, reason: "the master password is changed, but the old keys could not be kept (\(error)): `keyshelf sync` cannot open the copies of shared.vault committed before the change"))
+            }
+        }
+        return warnings
     }
 }
