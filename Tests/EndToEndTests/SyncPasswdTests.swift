@@ -30,7 +30,8 @@ import Testing
         // B, still on the old password, made a change of its own meanwhile.
         try b.add("mail.example", "dan", password: "dan-b")
         let refused = try b.sync(["sync"])
-        #expect(refused.status != 0, "without a new password there is nothing to adopt: \(refused)")
+        #expect(refused.status == 2 && refused.stderr.contains("sealed under a new master password")
+                && refused.stderr.contains("KEYSHELF_NEW_PASSWORD_FILE"), "without a new password there is nothing to adopt: \(refused)")
         let adopted = try b.run(["sync"]) {
             $0["GIT_CONFIG_NOSYSTEM"] = "1"
             $0["KEYSHELF_NEW_PASSWORD_FILE"] = newFile.path

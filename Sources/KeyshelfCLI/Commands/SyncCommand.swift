@@ -1,6 +1,7 @@
 import Foundation
 import KeyshelfAgent
 import KeyshelfCredentials
+import KeyshelfCrypto
 import KeyshelfSync
 import KeyshelfVault
 
@@ -100,8 +101,15 @@ struct SyncCommand: Command {
             throw CLIError(.failure, "\(name) is sealed under a new master password (`keyshelf passwd` on another machine), and the agent holds the old keys; run `keyshelf sync --no-agent` with the current and then the new master password (or `keyshelf lock` first)")
         }
         let source = passwordFD.map { PasswordSource.fileDescriptor($0) } ?? .newMaster(fd: nil, environment: context.environment)
-        let password = try PasswordInput.read(from: source, terminal: context.terminal,
+        let password: Secret
+        do {
+            password = try PasswordInput.read(from: source, terminal: context.terminal,
                                               prompt: "New master password (changed on another machine): ", kind: .newMaster)
+        } catch {
+            // PasswordInput names passwd's --new-password-fd, which sync does not have.
+            let sources = passwordFD.map { "the line after the current password on descriptor \($0)" } ?? "$KEYSHELF_NEW_PASSWORD_FILE"
+            throw CLIError(error.exitCode, "\(name) is sealed under a new master password (`keyshelf passwd` on another machine): give it on a terminal or in \(sources); nothing was changed (\(error.message))")
+        }
         try session.adoptPassword(password, fromSharedCopy: copy, name: name)
         context.note("adopted the new master password set on another machine: local.vault and shared.vault are re-sealed under it")
     }
