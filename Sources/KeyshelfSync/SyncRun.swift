@@ -26,11 +26,19 @@ extension SyncRepository {
     /// never leaves `MERGE_HEAD` or a half-done rebase; a kill at any moment
     /// leaves an atomic vault file and refs git updates atomically, which the
     /// next sync completes.
-    /// - Parameter dryRun: plan only: nothing written, committed or pushed
-    ///   (the fetch still updates `refs/remotes/origin/main`).
+    /// - Parameters:
+    ///   - dryRun: plan only: nothing written, committed or pushed
+    ///     (the fetch still updates `refs/remotes/origin/main`).
+    ///   - passwordChanged: called once with the fetched `shared.vault` and
+    ///     its name when that copy is sealed under another salt (another
+    ///     machine ran `keyshelf passwd`), to adopt the new master password
+    ///     (`VaultSession.adoptPassword`); the copy is then opened again.
+    ///     Nil, or a dry run: the copy is refused.
     /// - Throws: `SyncError` (foreign work in progress, rollback, git
-    ///   failures), `VaultError` (a fetched copy that does not open).
-    public func sync(session: VaultSession, dryRun: Bool) throws -> SyncOutcome {
+    ///   failures), `VaultError` (a fetched copy that does not open), what
+    ///   `passwordChanged` throws.
+    public func sync(session: VaultSession, dryRun: Bool,
+                     passwordChanged: ((_ copy: [UInt8], _ name: String) throws -> Void)? = nil) throws -> SyncOutcome {
         try checkNothingForeignInProgress()
         for attempt in 1...Self.maximumAttempts {
             let previous = try git.resolve(Self.remoteRef)
@@ -41,7 +49,7 @@ extension SyncRepository {
             var base: [Item] = []
             do {
                 theirsBytes = try remote.flatMap { try git.file(Self.fileName, at: $0) }
-                theirs = try theirsBytes.map { try session.openSharedCopy($0, name: "\(Self.remoteName)/\(Self.branch):\(Self.fileName)") } ?? []
+                theirs = try theirsBytes.map { try openTheirs($0, session, passwordChanged: dryRun ? nil : passwordChanged) } ?? []
                 if let head, let remote, let mergeBase = try? git.run(["merge-base", head, remote]).text, !mergeBase.isEmpty {
                     base = try copy(at: mergeBase, session)
                     try refuseRollback(theirs, older: base, what: "their common ancestor with this machine's history")
@@ -64,6 +72,20 @@ extension SyncRepository {
             if try push() { return SyncOutcome(plan: plan, commit: commit, pushed: true, attempts: attempt) }
         }
         throw SyncError("the remote changed during each of \(Self.maximumAttempts) attempts (another machine is syncing); run `keyshelf sync` again")
+    }
+
+    /// The records of the fetched `shared.vault`; when it is sealed under
+    /// another salt, `passwordChanged` adopts its password first.
+    private func openTheirs(_ bytes: [UInt8], _ session: VaultSession,
+                            passwordChanged: ((_ copy: [UInt8], _ name: String) throws -> Void)?) throws -> [Item] {
+        let name = "\(Self.remoteName)/\(Self.branch):\(Self.fileName)"
+        do {
+            return try session.openSharedCopy(bytes, name: name)
+        } catch let error as VaultError where error.code == .changedOnDisk {
+            guard let passwordChanged else { throw error }
+            try passwordChanged(bytes, name)
+            return try session.openSharedCopy(bytes, name: name)
+        }
     }
 
     /// The records of `shared.vault` in `commit` (none when it has no such file).

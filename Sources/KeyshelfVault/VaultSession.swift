@@ -271,10 +271,12 @@ public final class VaultSession: @unchecked Sendable {
         }
     }
 
-    /// Changes the master password: one new salt, one Argon2id run, both
-    /// vault keys re-wrapped. Only the 144-byte headers are rewritten; the
-    /// encrypted payloads are copied unchanged. Both files are replaced all
-    /// or nothing (`JointReplace`; docs/vault-format.md, "Changing the master password").
+    /// Changes the master password and rotates the keys: one new salt, one
+    /// Argon2id run, a new random vault key for each file, and both payloads
+    /// re-sealed under them (appendices folded in), so that the old password
+    /// opens no file written from now on, not even under an old header.
+    /// Both files are replaced all or nothing (`JointReplace`;
+    /// docs/vault-format.md, "Changing the master password").
     /// - Parameter limits: new Argon2id limits, or nil to keep the current ones.
     /// - Throws: `VaultError` `.kdfLimitsTooHigh`, `.changedOnDisk`, `.locked`,
     ///   `.io` (also when another process holds the lock longer than

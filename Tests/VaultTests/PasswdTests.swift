@@ -159,6 +159,29 @@ import KeyshelfCrypto
         }
     }
 
+    /// Issue 14 item 5: `passwd` seals both payloads under new vault keys,
+    /// so an old header (a git commit, a backup) spliced onto a file written
+    /// after the change unwraps the old key with the old password, and the
+    /// new payload does not authenticate under it.
+    @Test func anOldHeaderSplicedOntoTheNewPayloadDoesNotOpenWithTheOldPassword() throws {
+        let (vault, session) = try Self.filledVault()
+        defer { vault.cleanUp() }
+        let before = try Store.allCases.map { try readBytes(vault.file($0)) }
+        try session.changePassword(to: Self.newPassword, limits: nil)
+        for (store, old) in zip(Store.allCases, before) {
+            let new = try readBytes(vault.file(store))
+            var header = try old.withUnsafeBytes { try VaultHeader.parse($0, expected: store, path: store.fileName) }
+            header.payloadByteCount = UInt64(new.count - VaultHeader.byteCount)
+            let spliced = header.serialized() + new[VaultHeader.byteCount...]
+            #expect(throws: VaultError(.damaged, file: "", reason: ""), "\(store)") {
+                _ = try VaultFile.open(spliced, header: header, vaultKey: try VaultFile.unwrapKey(
+                    header: header, passwordKey: try VaultFile.deriveKey(password: testPassword, salt: header.salt, limits: header.limits, path: ""),
+                    path: ""), path: "")
+            }
+        }
+        #expect(Self.openingPassword(vault) == 1)
+    }
+
     /// `vault-stress passwd` changes the password in a loop; killed at a
     /// random moment, the vault opens with one of the two passwords (the open
     /// finishing or undoing the interrupted change), items intact.

@@ -33,7 +33,7 @@ import KeyshelfCrypto
         #expect(local[72..<120] != shared[72..<120])
     }
 
-    @Test func changingThePasswordKeepsDataAndRewritesHeadersOnly() throws {
+    @Test func changingThePasswordKeepsDataAndReSealsBothPayloadsUnderNewKeys() throws {
         let vault = TemporaryVault()
         defer { vault.cleanUp() }
         let session = try vault.directory.create(password: testPassword, limits: .minimum)
@@ -47,7 +47,8 @@ import KeyshelfCrypto
         try session.changePassword(to: newPassword, limits: newLimits)
         let after = try Store.allCases.map { try readBytes(vault.file($0)) }
         for (old, new) in zip(before, after) {
-            #expect(old[144...] == new[144...], "payload re-encrypted")
+            // Issue 14 item 5: new vault keys, so the payloads are sealed again.
+            #expect(old[144...] != new[144...], "payload not re-encrypted")
             #expect(old[0..<144] != new[0..<144])
         }
         #expect(session.limits == newLimits)

@@ -9,7 +9,9 @@ import KeyshelfVault
 /// directory — with three temporary files: the common ancestor, this
 /// branch's version (where the result goes) and the other one. It opens
 /// them with the vault's keys (the unlocked agent's, else the master
-/// password from `$KEYSHELF_PASSWORD_FILE` or the terminal), merges record by
+/// password from `$KEYSHELF_PASSWORD_FILE` or the terminal; a THEIRS sealed
+/// under a new master password makes it adopt that one, as `keyshelf sync`
+/// does, from `$KEYSHELF_NEW_PASSWORD_FILE` or the terminal), merges record by
 /// record (`ItemMerge`, symmetric, so a rebase's swapped sides give the same
 /// records), and seals the result over OURS. Any failure exits 1 with OURS
 /// untouched, so git reports a conflict and `shared.vault` still opens.
@@ -45,9 +47,18 @@ enum MergeDriverCommand {
             let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
             return bytes.isEmpty ? [] : try session.openSharedCopy(bytes, name: name)
         }
+        // The other branch may carry another machine's `passwd`: adopt its password first (as `keyshelf sync` does).
+        let theirItems: [Item]
+        do {
+            theirItems = try open(theirs, "the other branch's shared.vault")
+        } catch let error as VaultError where error.code == .changedOnDisk {
+            let name = "the other branch's shared.vault"
+            try SyncCommand.adoptNewPassword([UInt8](try Data(contentsOf: URL(fileURLWithPath: theirs))), name: name,
+                                             session: session, noAgent: false, passwordFD: nil, context)
+            theirItems = try open(theirs, name)
+        }
         let baseItems = try open(base, "the merge base's shared.vault")
         let ourItems = try open(ours, "this branch's shared.vault")
-        let theirItems = try open(theirs, "the other branch's shared.vault")
         let regressions = RollbackCheck.regressions(newer: theirItems, older: baseItems)
         guard regressions.isEmpty else {
             throw CLIError(.failure, "the other branch's shared.vault is older than the merge base (\(regressions.joined(separator: "; "))): a rollback; refused")

@@ -1,7 +1,7 @@
 import KeyshelfAgent
 import KeyshelfVault
 
-/// `keyshelf passwd`: changes the master password (re-wraps the vault key only).
+/// `keyshelf passwd`: changes the master password and rotates the vault keys (both files re-sealed).
 struct PasswdCommand: Command {
     static let spec = CommandSpec(
         name: "passwd", summary: "change the master password",

@@ -1,5 +1,7 @@
 import Foundation
+import KeyshelfAgent
 import KeyshelfCredentials
+import KeyshelfCrypto
 import KeyshelfSync
 import KeyshelfVault
 
@@ -78,10 +80,38 @@ struct SyncCommand: Command {
             try repository.checkNothingForeignInProgress()
             let session = try VaultAccess.opener(options, context).session()
             defer { session.lock() }
-            let outcome = try repository.sync(session: session, dryRun: dryRun)
+            let outcome = try repository.sync(session: session, dryRun: dryRun) { copy, name in
+                try Self.adoptNewPassword(copy, name: name, session: session, noAgent: options.noAgent, passwordFD: options.passwordFD, context)
+            }
             report(outcome, context)
         }
         return .success
+    }
+
+    /// Another machine ran `keyshelf passwd`: the new master password is
+    /// asked once (the next line of `--password-fd`, else
+    /// `$KEYSHELF_NEW_PASSWORD_FILE`, else the terminal) and this machine's
+    /// files are re-sealed under it (`VaultSession.adoptPassword`). Refused
+    /// while the agent is unlocked: it holds the old keys. Also used by the
+    /// merge driver (`passwordFD` nil).
+    static func adoptNewPassword(_ copy: [UInt8], name: String, session: VaultSession, noAgent: Bool, passwordFD: Int32?,
+                                 _ context: CommandContext) throws {
+        let location = AgentLocation(vault: session.directory, environment: context.environment)
+        if !noAgent, (try? AgentClient.status(location))??.unlocked == true {
+            throw CLIError(.failure, "\(name) is sealed under a new master password (`keyshelf passwd` on another machine), and the agent holds the old keys; run `keyshelf sync --no-agent` with the current and then the new master password (or `keyshelf lock` first)")
+        }
+        let source = passwordFD.map { PasswordSource.fileDescriptor($0) } ?? .newMaster(fd: nil, environment: context.environment)
+        let password: Secret
+        do {
+            password = try PasswordInput.read(from: source, terminal: context.terminal,
+                                              prompt: "New master password (changed on another machine): ", kind: .newMaster)
+        } catch {
+            // PasswordInput names passwd's --new-password-fd, which sync does not have.
+            let sources = passwordFD.map { "the line after the current password on descriptor \($0)" } ?? "$KEYSHELF_NEW_PASSWORD_FILE"
+            throw CLIError(error.exitCode, "\(name) is sealed under a new master password (`keyshelf passwd` on another machine): give it on a terminal or in \(sources); nothing was changed (\(error.message))")
+        }
+        try session.adoptPassword(password, fromSharedCopy: copy, name: name)
+        context.note("adopted the new master password set on another machine: local.vault and shared.vault are re-sealed under it")
     }
 
     private func requireSetUp(_ repository: SyncRepository) throws {

@@ -18,8 +18,9 @@ import KeyshelfCrypto
 ///          v2: every segment, the appendices included)
 /// 128  16  BLAKE2b-128 of bytes 0..<128 (damage check, not authentication)
 /// ```
-/// The payload's associated data is bytes 0..<15, which a password change
-/// never alters, so `passwd` rewrites headers only.
+/// The payload's associated data is bytes 0..<15 (magic, version, store,
+/// chunk size). `passwd` replaces the vault key too, so it re-seals the
+/// payload under the new key (docs/vault-format.md).
 struct VaultHeader: Equatable {
     static let magic: [UInt8] = [0x89, 0x4B, 0x53, 0x56, 0x0D, 0x0A, 0x1A, 0x0A]
     /// The version this keyshelf writes: 2, whose payload may grow by appendices.

@@ -17,13 +17,17 @@ extension VaultSession {
     ///   `.truncated`, `.kdfLimitsTooHigh`, `.wrongPassword` (another vault key),
     ///   `.changedOnDisk` (other salt or limits), `.locked`.
     public func openSharedCopy(_ bytes: [UInt8], name: String) throws -> [Item] {
-        let keys = try mutex.withLock { () throws -> (VaultHeader, SecureBytes, SecureBytes, VaultHeader) in
+        let keys = try mutex.withLock { () throws -> (VaultHeader, SecureBytes, SecureBytes, SecureBytes) in
             guard let state else { throw lockedCopyError(name) }
-            return (state.shared.header, state.shared.passwordKey, state.shared.vaultKey, state.local.header)
+            return (state.shared.header, state.shared.passwordKey, state.shared.vaultKey, state.local.vaultKey)
         }
         let header = try bytes.withUnsafeBytes { try VaultHeader.parse($0, fileByteCount: bytes.count, expected: .shared, path: name) }
-        guard header.sharesKeyDerivation(with: keys.0) else {
-            throw VaultError(.changedOnDisk, file: name, reason: "is sealed with other key parameters than this vault's shared.vault (Argon2id \(header.limits), another salt): another master password, or a header changed by someone else; nothing was merged. If another machine ran `keyshelf passwd`, use the new password there to sync first")
+        if !header.sharesKeyDerivation(with: keys.0) {
+            // A copy committed before this vault's latest key rotation opens with the password key it retired.
+            guard let retired = RetiredKeys.read(directory: directory.path, localKey: keys.3).key(for: header) else {
+                throw VaultError(.changedOnDisk, file: name, reason: "is sealed with other key parameters than this vault's shared.vault (Argon2id \(header.limits), another salt): another master password, or a header changed by someone else; nothing was merged. If another machine ran `keyshelf passwd`, `keyshelf sync` asks for the new password")
+            }
+            return try VaultFile.open(bytes, header: header, vaultKey: VaultFile.unwrapKey(header: header, passwordKey: retired, path: name), path: name).items
         }
         let vaultKey = header.nonce == keys.0.nonce && header.wrappedKey == keys.0.wrappedKey
             ? keys.2 : try VaultFile.unwrapKey(header: header, passwordKey: keys.1, path: name)
@@ -61,8 +65,10 @@ extension VaultSession {
     /// - Throws: the errors of `openSharedCopy`; `.changedOnDisk`, `.io`, `.locked`.
     public func adoptSharedCopy(_ bytes: [UInt8], name: String, if accept: ([Item]) -> Bool) throws -> Bool {
         _ = try openSharedCopy(bytes, name: name)
+        let header = try bytes.withUnsafeBytes { try VaultHeader.parse($0, fileByteCount: bytes.count, expected: .shared, path: name) }
         return try lockedWrite { state in
-            guard accept(state.shared.items) else { return false }
+            // A copy under a retired password key would bring the old password back.
+            guard header.sharesKeyDerivation(with: state.shared.header), accept(state.shared.items) else { return false }
             do {
                 let saved = try AtomicFile.replace(
                     directory: directory.path, name: Store.shared.fileName, header: Array(bytes[..<VaultHeader.byteCount]),
@@ -78,6 +84,41 @@ extension VaultSession {
             state.shared.needsReload = true
             itemsRevision += 1
             return true
+        }
+    }
+
+    /// Adopts the master password another machine's `passwd` set (issue 14
+    /// item 5): `password` must open `bytes`, a fetched copy of
+    /// `shared.vault` under another salt. Then, under the lock, both files
+    /// are re-sealed as `changePassword` does, with the copy's salt, limits
+    /// and shared vault key (so that this vault's `shared.vault` and the
+    /// remote's open with one key) and a new random key for `local.vault`;
+    /// the replaced password key is retired (`RetiredKeys`) so that copies
+    /// committed before the change still open.
+    /// - Throws: `VaultError` `.wrongPassword` (the password does not open
+    ///   the copy), the open errors of `openSharedCopy` (`.damaged`,
+    ///   `.kdfLimitsTooHigh`, …), and those of `changePassword`.
+    public func adoptPassword(_ password: Secret, fromSharedCopy bytes: [UInt8], name: String) throws {
+        let header = try bytes.withUnsafeBytes { try VaultHeader.parse($0, fileByteCount: bytes.count, expected: .shared, path: name) }
+        let passwordKey = try VaultFile.deriveKey(password: password, salt: header.salt, limits: header.limits, path: name)
+        let sharedKey: SecureBytes
+        do {
+            sharedKey = try VaultFile.unwrapKey(header: header, passwordKey: passwordKey, path: name)
+        } catch var error as VaultError {
+            error.reason = "does not open with this password: it is not the master password set on the other machine"
+            throw error
+        }
+        _ = try VaultFile.open(bytes, header: header, vaultKey: sharedKey, path: name)
+        let newKey = VaultPasswordKey(salt: header.salt, limits: header.limits, key: passwordKey)
+        try lockedWrite { state in
+            unreported += try JointReplace.recover(directory: directory.path)
+            do {
+                unreported += try PasswordChange.reseal(&state.local, &state.shared, under: newKey, sharedKey: sharedKey, directory: directory.path)
+            } catch {
+                state.local.needsReload = true
+                state.shared.needsReload = true
+                throw error
+            }
         }
     }
 
