@@ -39,11 +39,14 @@ public struct SessionOpener {
     public let order: Order
     /// The agent to ask; nil leaves the agent out (`--no-agent`, `passwd`, `unlock`).
     public let agent: AgentSessionSource?
-    /// Asked before Argon2id runs with limits above `local.vault`'s.
-    public let keyDerivationConsent: any KeyDerivationConsent
+    /// Asked before Argon2id runs with limits above `local.vault`'s; made
+    /// only when a password is used (the CLI's opens the terminal).
+    let keyDerivationConsent: () -> any KeyDerivationConsent
 
+    /// - Parameter keyDerivationConsent: makes the consent for higher Argon2id
+    ///   limits when a password is used; by default they are refused.
     public init(directory: VaultDirectory, order: Order, agent: AgentSessionSource?,
-                keyDerivationConsent: any KeyDerivationConsent = RefuseHigherLimits()) {
+                keyDerivationConsent: @escaping () -> any KeyDerivationConsent = { RefuseHigherLimits() }) {
         self.directory = directory
         self.order = order
         self.agent = agent
@@ -70,7 +73,7 @@ public struct SessionOpener {
     /// Opens the vault with `password`, as the user gave it after `.askUser`.
     /// - Throws: the open errors of `VaultDirectory.unlock`.
     public func open(with password: Secret) throws -> VaultSession {
-        try directory.unlock(password: password, keyDerivationConsent: keyDerivationConsent)
+        try directory.unlock(password: password, keyDerivationConsent: keyDerivationConsent())
     }
 
     private func agentSession() throws -> VaultSession? {

@@ -117,7 +117,7 @@ final class VaultOpener {
     /// read up front) and the terminal's consent to higher Argon2id limits.
     private func sessionOpener(agent: AgentSessionSource?) -> SessionOpener {
         SessionOpener(directory: directory, order: .agentFirst, agent: agent,
-                      keyDerivationConsent: TerminalKeyDerivationConsent.policy(context))
+                      keyDerivationConsent: { [context] in TerminalKeyDerivationConsent.policy(context) })
     }
 
     /// This command's agent, telling `failed` why it could not be used.
