@@ -1,6 +1,5 @@
 import CCurses
 import Foundation
-import KeyshelfAgent
 import KeyshelfClipboard
 import KeyshelfCrypto
 import KeyshelfVault
@@ -41,46 +40,20 @@ public enum TUI {
     ///   2 standard input or output is not a terminal, unusable `$TERM`, or bad theme;
     ///   5 wrong password, 7 damaged vault.
     public static func run(_ options: TUIOptions) -> Int32 {
-        // Curses on a pipe or /dev/null would write escapes nobody reads and wait for keys that never come.
-        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
-            return fail(notATerminal, code: 2)
-        }
         let environment = ProcessInfo.processInfo.environment
-        if let problem = CursesScreen.terminalProblem(environment: environment) {
-            return fail(problem, code: 2)
-        }
-        let (configuration, problems) = TUIConfiguration.load(environment: environment)
+        let configuration: TUIConfiguration
+        let problems: [String]
         let theme: Theme
-        do {
-            theme = try Theme.load(named: options.theme ?? configuration.theme ?? "dark", searchPaths: Theme.searchPaths(environment: environment))
+        let start: TUIStart
+        do throws(TUIStartFailure) {
+            try TUIStart.checkTerminal(environment: environment)
+            (configuration, problems) = TUIConfiguration.load(environment: environment)
+            theme = try TUIStart.theme(options, configuration, environment: environment)
+            start = try TUIStart.open(options)
         } catch {
-            return fail("\(error)", code: 2)
+            return fail(error.message, code: error.code)
         }
-        var directory = VaultDirectory(url: options.vaultDirectory)
-        var session: VaultSession?
-        var demoFolder: URL?
-        var title = "keyshelf · \(TerminalText.sanitize(directory.url.path))"
-        do {
-            if options.demo {
-                let demo = try DemoData.makeVault()
-                demoFolder = demo.folder
-                session = demo.session
-                directory = demo.session.directory
-                title = "keyshelf demo · throwaway vault, master password \"\(DemoData.password)\""
-            } else if let password = options.password {
-                session = try directory.unlock(password: password)
-            } else if options.useAgent {
-                // Opens already unlocked when `keyshelf unlock` left an agent running.
-                session = AgentClient.session(for: directory)
-            }
-        } catch let error as VaultError {
-            return fail(error.description, code: error.exitCode)
-        } catch {
-            return fail("\(error)", code: 1)
-        }
-        defer {
-            if let demoFolder { try? FileManager.default.removeItem(at: demoFolder) }
-        }
+        defer { start.removeDemoFolder() }
 
         installSignalHandlers()
         let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
@@ -90,50 +63,16 @@ public enum TUI {
         let clipboard = Clipboard(
             clearAfter: Clipboard.clearSeconds(environment: environment, configured: configuration.clipboardClearSeconds),
             environment: environment, clearerExecutable: OwnExecutable.path, writeTerminal: Clipboard.standardOutputWriter)
-        var firstStatus = problems.first
-        // Where the user was when the vault locked: server, account, pane; no secret.
-        var selection: ShelfApp.Selection?
-        while true {
-            if session == nil {
-                session = UnlockScreen(screen: screen, directory: directory).run()
-            }
-            guard let unlocked = session else { return 0 }
-            let shelf: KeyshelfShelf
-            do {
-                shelf = try KeyshelfShelf(vault: unlocked, onLock: { [directory, demo = options.demo] in
-                    unlocked.lock()
-                    // Locking the TUI locks the agent too, so the keys are gone everywhere.
-                    if !demo { AgentClient.lock(for: directory) }
-                })
-            } catch {
-                screen.stop()
-                return fail("\(error)", code: (error as? VaultError)?.exitCode ?? 1)
-            }
-            let app = ShelfApp(screen: screen, shelf: shelf, configuration: configuration, title: title, clipboard: clipboard)
-            if let selection { app.restore(selection) }
-            unlocked.warningHandler = { [weak app] warning in app?.setStatus("warning: \(warning)", error: true) }
-            if let message = firstStatus {
-                app.setStatus(message, error: true)
-                firstStatus = nil
-            } else if unlocked.isSharedFileMissing {
-                app.setStatus("shared.vault is missing; the shared credentials read as empty (restore it from backups/ or your sync copy)", error: true)
-            }
-            switch app.run() {
-            case .quit:
-                app.clipboard.clearNow()
-                unlocked.lock()
-                return 0
-            case .locked:
-                selection = app.selection
-                session = nil
-            }
-        }
+        var shelfRun = ShelfRun(screen: screen, configuration: configuration, clipboard: clipboard, title: start.title,
+                           directory: start.directory, demo: options.demo, firstStatus: problems.first)
+        return shelfRun.loop(session: start.session)
     }
 
     /// What `run` prints when standard input or output is not a terminal.
     static let notATerminal = "the terminal UI needs a terminal; use the subcommands (keyshelf --help) in scripts"
 
-    private static func fail(_ message: String, code: Int32) -> Int32 {
+    /// Prints `message` on standard error (sanitized) and returns `code`.
+    static func fail(_ message: String, code: Int32) -> Int32 {
         FileHandle.standardError.write(Data("keyshelf: \(TerminalText.sanitize(message))\n".utf8))
         return code
     }

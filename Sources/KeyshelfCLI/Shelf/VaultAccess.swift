@@ -89,23 +89,6 @@ enum VaultAccess {
         return session
     }
 
-    /// The session of the unlocked agent for `directory` (issue 6); nil with
-    /// `--no-agent`, when no agent is unlocked, or when the agent cannot be
-    /// used (noted on standard error; the caller takes the password path).
-    /// - Parameter failed: told the agent's trouble when it could not be used
-    ///   (by default it is noted on standard error).
-    /// - Throws: `VaultError` for a vault that cannot be opened (damaged, …).
-    static func agentSession(_ directory: VaultDirectory, _ options: SharedOptions, _ context: CommandContext,
-                             failed: ((AgentError) -> Void)? = nil) throws -> VaultSession? {
-        guard !options.noAgent else { return nil }
-        do {
-            return try AgentClient.openSession(for: directory, environment: context.environment).map { reportingNotes($0, context) }
-        } catch let error as AgentError {
-            if let failed { failed(error) } else { context.note("not using the agent: \(error.reason)") }
-            return nil
-        }
-    }
-
     /// The domain facade over `session`, with this run's consent policy and
     /// the terminal for `userPresence` items.
     static func shelf(_ session: VaultSession, yes: Bool, _ context: CommandContext) throws -> Keyshelf {

@@ -4,10 +4,11 @@ import KeyshelfCrypto
 import KeyshelfVault
 
 /// How one command reaches the vault, decided by `VaultAccess.opener`: the
-/// one place of the opening policy "the unlocked agent, else the master
-/// password". A `ShelfOperation` goes to the agent (`answer`); everything
-/// else opens a session (`session()`) with the agent's keys, else with the
-/// master password.
+/// CLI's side of the opening policy "the unlocked agent, else the master
+/// password" (`SessionOpener`, shared with the TUI, with `.agentFirst`).
+/// A `ShelfOperation` goes to the agent (`answer`); everything else opens a
+/// session (`session()`) with the agent's keys, else with the master
+/// password; the prompts, notes and `CLIError`s stay here.
 final class VaultOpener {
     let directory: VaultDirectory
     let options: SharedOptions
@@ -85,13 +86,17 @@ final class VaultOpener {
     ///   a usage error (2) naming the agent's trouble when the agent is gone
     ///   or stopped and there is no master password to fall back on.
     func session() throws -> VaultSession {
-        if viaAgent, let session = try VaultAccess.agentSession(directory, options, context, failed: agentFailed) {
+        let opener = sessionOpener(agent: viaAgent ? agentSource(failed: agentFailed) : nil)
+        switch try opener.open(password: masterPassword) {
+        case .opened(let session, .agent):
+            let session = VaultAccess.reportingNotes(session, context)
             try readSpareLine()
             return session
+        case .opened(let session, .password):
+            return VaultAccess.reportingNotes(session, context)
+        case .askUser:
+            return VaultAccess.reportingNotes(try opener.open(with: passwordInsteadOfAgent()), context)
         }
-        let password = try masterPassword ?? passwordInsteadOfAgent()
-        let session = try directory.unlock(password: password, keyDerivationConsent: TerminalKeyDerivationConsent.policy(context))
-        return VaultAccess.reportingNotes(session, context)
     }
 
     /// The session from the unlocked agent's keys alone; nil without
@@ -103,7 +108,21 @@ final class VaultOpener {
     func agentSessionOnly() throws -> VaultSession? {
         guard viaAgent else { return nil }
         viaAgent = false
-        return try VaultAccess.agentSession(directory, options, context)
+        let source = agentSource { [context] in context.note("not using the agent: \($0.reason)") }
+        guard case .opened(let session, _) = try sessionOpener(agent: source).open(password: nil) else { return nil }
+        return VaultAccess.reportingNotes(session, context)
+    }
+
+    /// The shared policy with the CLI's order (the agent before a password
+    /// read up front) and the terminal's consent to higher Argon2id limits.
+    private func sessionOpener(agent: AgentSessionSource?) -> SessionOpener {
+        SessionOpener(directory: directory, order: .agentFirst, agent: agent,
+                      keyDerivationConsent: { [context] in TerminalKeyDerivationConsent.policy(context) })
+    }
+
+    /// This command's agent, telling `failed` why it could not be used.
+    private func agentSource(failed: @escaping (AgentError) -> Void) -> AgentSessionSource {
+        .reporting(environment: context.environment, failed: failed)
     }
 
     /// The master password, read because the agent was not there; when
