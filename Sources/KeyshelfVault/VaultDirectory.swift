@@ -116,11 +116,7 @@ public struct VaultDirectory: Sendable {
     ///   `.unsupportedVersion`, `.damaged`, `.truncated`, `.kdfLimitsTooHigh`,
     ///   `.kdfLimitsNotApproved`, `.io`; `file` names the vault file concerned.
     public func unlock(password: Secret, keyDerivationConsent: any KeyDerivationConsent = RefuseHigherLimits()) throws -> VaultSession {
-        let recovered = try recoverInterruptedPasswd()
-        guard let localFile = try FileSystem.read(path(of: .local)) else {
-            throw VaultError(.noVault, file: path(of: .local), reason: "no vault here; create one with `keyshelf init`")
-        }
-        let sharedFile = try FileSystem.read(path(of: .shared))
+        let (recovered, localFile, sharedFile) = try readFilesToUnlock()
         // Every header is checked, and any question asked, before any Argon2id run.
         let localHeader = try VaultHeader.parse(localFile, expected: .local, path: path(of: .local))
         if let sharedFile {
@@ -130,7 +126,7 @@ public struct VaultDirectory: Sendable {
             }
         }
         let local = try VaultSession.openFile(localFile, store: .local, password: password, reusing: nil, path: path(of: .local))
-        let shared: VaultSession.FileState
+        var shared: VaultSession.FileState?
         if let sharedFile {
             do {
                 shared = try VaultSession.openFile(sharedFile, store: .shared, password: password, reusing: local, path: path(of: .shared))
@@ -140,12 +136,31 @@ public struct VaultDirectory: Sendable {
                         ?? "no backup opens with this password: move shared.vault aside, or open it with the other machine's password")
                 throw error
             }
-        } else {
+        }
+        return try session(local: local, shared: shared, warnings: recovered)
+    }
+
+    /// What both unlock paths read first, after finishing or undoing an
+    /// interrupted `passwd`: `local.vault` and, when there is one, `shared.vault`.
+    /// - Throws: `VaultError.noVault` when `local.vault` is missing; `.io`.
+    func readFilesToUnlock() throws -> (recovered: [VaultWarning], local: (bytes: [UInt8], identity: FileIdentity), shared: (bytes: [UInt8], identity: FileIdentity)?) {
+        let recovered = try recoverInterruptedPasswd()
+        guard let localFile = try FileSystem.read(path(of: .local)) else {
+            throw VaultError(.noVault, file: path(of: .local), reason: "no vault here; create one with `keyshelf init`")
+        }
+        return (recovered, localFile, try FileSystem.read(path(of: .shared)))
+    }
+
+    /// The session over the opened files. A missing `shared.vault` (nil)
+    /// opens empty: a new random vault key wrapped under `local`'s password
+    /// key, written at the first save into it.
+    func session(local: VaultSession.FileState, shared: VaultSession.FileState?, warnings: [VaultWarning]) throws -> VaultSession {
+        let shared = try shared ?? {
             let key = Random.secureBytes(VaultHeader.vaultKeyByteCount)
             let header = try VaultFile.makeHeader(store: .shared, limits: local.header.limits, salt: local.header.salt, vaultKey: key, passwordKey: local.passwordKey)
-            shared = VaultSession.FileState(header: header, passwordKey: local.passwordKey, vaultKey: key)
-        }
-        return VaultSession(directory: self, local: local, shared: shared, warnings: recovered)
+            return VaultSession.FileState(header: header, passwordKey: local.passwordKey, vaultKey: key)
+        }()
+        return VaultSession(directory: self, local: local, shared: shared, warnings: warnings)
     }
 
     /// Finishes or undoes a `keyshelf passwd` that a crash interrupted (its

@@ -37,20 +37,10 @@ extension VaultDirectory {
     ///   changed since the keys were exported); otherwise the open errors of
     ///   `unlock(password:)`.
     public func unlock(passwordKeys: [VaultPasswordKey]) throws -> VaultSession {
-        let recovered = try recoverInterruptedPasswd()
-        guard let localFile = try FileSystem.read(path(of: .local)) else {
-            throw VaultError(.noVault, file: path(of: .local), reason: "no vault here; create one with `keyshelf init`")
-        }
+        let (recovered, localFile, sharedFile) = try readFilesToUnlock()
         let local = try open(localFile, store: .local, passwordKeys: passwordKeys)
-        let shared: VaultSession.FileState
-        if let sharedFile = try FileSystem.read(path(of: .shared)) {
-            shared = try open(sharedFile, store: .shared, passwordKeys: passwordKeys)
-        } else {
-            let key = Random.secureBytes(VaultHeader.vaultKeyByteCount)
-            let header = try VaultFile.makeHeader(store: .shared, limits: local.header.limits, salt: local.header.salt, vaultKey: key, passwordKey: local.passwordKey)
-            shared = VaultSession.FileState(header: header, passwordKey: local.passwordKey, vaultKey: key)
-        }
-        return VaultSession(directory: self, local: local, shared: shared, warnings: recovered)
+        let shared = try sharedFile.map { try open($0, store: .shared, passwordKeys: passwordKeys) }
+        return try session(local: local, shared: shared, warnings: recovered)
     }
 
     private func open(_ file: (bytes: [UInt8], identity: FileIdentity), store: Store, passwordKeys: [VaultPasswordKey]) throws -> VaultSession.FileState {

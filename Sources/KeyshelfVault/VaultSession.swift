@@ -202,7 +202,9 @@ public final class VaultSession: @unchecked Sendable {
     }
 
     /// Runs `write` on the current state under the directory's exclusive
-    /// `flock`, after re-reading the files that changed on disk. The session
+    /// `flock`, after finishing or undoing a `passwd` another process left
+    /// half done (`JointReplace.recover`) and re-reading the files that
+    /// changed on disk. Every write goes through here. The session
     /// holds no reference to the item arrays meanwhile, so `write` edits them
     /// in place (no copy-on-write).
     func lockedWrite<T>(_ write: (inout State) throws -> T) throws -> T {
@@ -212,6 +214,7 @@ public final class VaultSession: @unchecked Sendable {
             self.state = nil
             defer { self.state = state }
             return try LockFile.withExclusiveLock(directory: directory.path, timeout: directory.lockTimeout) {
+                unreported += try JointReplace.recover(directory: directory.path)
                 try refresh(.local, &state)
                 try refresh(.shared, &state)
                 return try write(&state)
@@ -282,23 +285,15 @@ public final class VaultSession: @unchecked Sendable {
     ///   `.io` (also when another process holds the lock longer than
     ///   `VaultDirectory.lockTimeout`); both files then open with the old password.
     public func changePassword(to newPassword: Secret, limits: PasswordHashLimits?) throws {
-        defer { reportWarnings() }
-        try mutex.withLock {
-            guard var state else { throw lockedError }
-            defer { self.state = state }
+        try lockedWrite { state in
             let newLimits = limits ?? state.local.header.limits
             try VaultHeader.checkCeilings(newLimits, path: directory.path)
-            try LockFile.withExclusiveLock(directory: directory.path, timeout: directory.lockTimeout) {
-                unreported += try JointReplace.recover(directory: directory.path)
-                try refresh(.local, &state)
-                try refresh(.shared, &state)
-                do {
-                    unreported += try PasswordChange.reseal(&state.local, &state.shared, to: newPassword, limits: newLimits, directory: directory.path)
-                } catch {
-                    state.local.needsReload = true
-                    state.shared.needsReload = true
-                    throw error
-                }
+            do {
+                unreported += try PasswordChange.reseal(&state.local, &state.shared, to: newPassword, limits: newLimits, directory: directory.path)
+            } catch {
+                state.local.needsReload = true
+                state.shared.needsReload = true
+                throw error
             }
         }
     }
