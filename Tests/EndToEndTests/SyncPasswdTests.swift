@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import KeyshelfTestSupport
 
 /// Issue 14 item 5 through git: a `passwd` on one machine reaches the others
 /// at their next `keyshelf sync`, which asks for the new master password once
@@ -48,7 +49,7 @@ import Testing
         var environment = c.environment
         environment["GIT_CONFIG_NOSYSTEM"] = "1"
         environment["KEYSHELF_NEW_PASSWORD_FILE"] = newFile.path
-        let pull = try Keyshelf.runProcess("/usr/bin/git", ["pull", "--no-rebase", "--quiet", "origin", "main"],
+        let pull = try Program.run("/usr/bin/git", ["pull", "--no-rebase", "--quiet", "origin", "main"],
                                            environment: environment, currentDirectory: c.directory)
         #expect(pull.status == 0, "\(pull)")
         try Data((Self.newPassword + "\n").utf8).write(to: c.passwordFile)
