@@ -14,6 +14,11 @@ public final class KeyshelfShelf: Shelf {
     private var entries: [CredentialEntry] = []
     /// The generic passwords shown after the servers (issue 13 rule 4).
     private var generics: [GenericEntry] = []
+    /// The audit's strength estimates across reloads: an edit re-estimates one account.
+    private let strengths = StrengthCache()
+    /// More missing estimates than this (a first open, an import) are made in
+    /// the background rather than before the next frame (~90 µs each).
+    static let inlineEstimates = 64
 
     /// - Parameters:
     ///   - vault: where the items live (an unlocked `VaultSession`, or a `MemoryVault`).
@@ -67,7 +72,12 @@ public final class KeyshelfShelf: Shelf {
     }
 
     public func auditFindings() throws -> [ShelfFinding] {
-        try keyshelf.audit(with: AuditEngine()).findings.map { finding in
+        let subjects = keyshelf.auditSubjects()
+        let missing = strengths.missing(subjects)
+        let inBackground = missing.count > Self.inlineEstimates
+        if inBackground { strengths.estimateInBackground(missing) }
+        let engine = AuditEngine(strengths: strengths, cachedStrengthsOnly: inBackground)
+        return try engine.audit(subjects).findings.map { finding in
             ShelfFinding(id: finding.entry.id,
                          serverWithPort: finding.entry.server.qualified,
                          account: finding.entry.account, store: finding.entry.store,
@@ -178,7 +188,10 @@ public final class KeyshelfShelf: Shelf {
         try keyshelf.refresh()
     }
 
+    public var auditGeneration: Int { strengths.generation }
+
     public func lock() {
+        strengths.clear()
         onLock()
     }
 }
