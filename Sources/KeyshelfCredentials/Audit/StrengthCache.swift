@@ -54,6 +54,11 @@ public final class StrengthCache: Sendable {
     /// latest one may lack estimates that are now cached.
     public var generation: Int { state.withLock { $0.generation } }
 
+    /// Whether a background batch is running.
+    public var isEstimating: Bool { state.withLock { $0.batchRunning } }
+    /// Whether nothing is estimated yet (a first audit, or after `clear`).
+    public var isEmpty: Bool { state.withLock { $0.bits.isEmpty } }
+
     /// The cached estimate of `subject`'s password, in bits; nil when not cached or no password.
     func cached(_ subject: AuditSubject) -> Double? {
         let key = Key(subject)
