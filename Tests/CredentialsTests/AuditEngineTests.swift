@@ -69,6 +69,26 @@ private func problems(_ report: AuditReport, _ account: String) -> [AuditProblem
         #expect(report.findings.allSatisfy { f in f.reasons.values.allSatisfy { !$0.contains("alice2024") && !$0.contains("Qm7") } })
     }
 
+    @Test func aLargeGroupSharingOnePasswordNamesThreeOthersAndCountsTheRest() throws {
+        let password = "Qm7-xKp-R4t-Wz9"
+        let local = (0..<2000).map { internetItem("site\($0).example", "user\($0)", password) }
+        // user0 also in the shared store: the same account, counted once.
+        let shared = [internetItem("site0.example", "user0", password, synchronizable: true)]
+        let subjects = try shelf(VaultContents(local: local, shared: shared)).auditSubjects()
+        let reuse = AuditEngine.reuse(subjects)
+        #expect(reuse.count == subjects.count)
+        var seen = Set<String>()
+        let listed = subjects.map(\.entry.account).filter { seen.insert($0).inserted }
+        for (i, others) in reuse {
+            let me = subjects[i].entry.account
+            #expect(others.count == 1999)
+            #expect(others.shown.map { subjects[$0].entry.account } == Array(listed.filter { $0 != me }.prefix(3)), "\(me)")
+        }
+        let report = try AuditEngine().audit(subjects)
+        #expect(report.findings.count == subjects.count)
+        #expect(report.findings.allSatisfy { $0.problems == [.reused] && $0.reasons[.reused]!.hasSuffix(" and 1996 more") })
+    }
+
     @Test func reuseComparesKeyedDigestsUnderAFreshKey() {
         let a = Secret(utf8: "same password")
         let key1 = Random.secureBytes(GenericHash.keyByteCount), key2 = Random.secureBytes(GenericHash.keyByteCount)

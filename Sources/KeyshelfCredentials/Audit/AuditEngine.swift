@@ -14,10 +14,19 @@ public struct AuditEngine {
     public var pwned: (any PwnedPasswordsSource)?
     /// Below this zxcvbn estimate, in bits, a password is `weak`.
     public var weakThresholdBits: Double
+    /// Estimates kept across audits; nil estimates every password on each run.
+    public var strengths: StrengthCache?
+    /// With `strengths`: a password whose estimate is not cached is not checked
+    /// for `weak` on this run (the caller has it estimated in the background,
+    /// `StrengthCache.estimateInBackground`, and audits again later).
+    public var cachedStrengthsOnly = false
 
-    public init(pwned: (any PwnedPasswordsSource)? = nil, weakThresholdBits: Double = PasswordStrength.weakThresholdBits) {
+    public init(pwned: (any PwnedPasswordsSource)? = nil, weakThresholdBits: Double = PasswordStrength.weakThresholdBits,
+                strengths: StrengthCache? = nil, cachedStrengthsOnly: Bool = false) {
         self.pwned = pwned
         self.weakThresholdBits = weakThresholdBits
+        self.strengths = strengths
+        self.cachedStrengthsOnly = cachedStrengthsOnly
     }
 
     /// Audits `subjects`; an item's `ignoredFindings` hide those problems.
@@ -31,17 +40,14 @@ public struct AuditEngine {
             if subject.entry.server.scheme == "http" {
                 found[i][.insecure] = "the server is http-only: the password is sent unencrypted"
             }
-            guard let password = subject.password else { continue }
-            let entry = subject.entry
-            let bits = PasswordStrength.entropyBits(
-                of: password, userInputs: PasswordStrength.userInputs(account: entry.account, server: entry.server, label: entry.label))
+            guard let bits = strength(of: subject) else { continue }
             if bits < weakThresholdBits {
                 found[i][.weak] = "estimated \(Self.formatted(bits)) bits of entropy (zxcvbn), under \(Self.formatted(weakThresholdBits))"
             }
         }
 
         for (i, others) in Self.reuse(subjects) {
-            let names = others.prefix(3).map { "\(InertText.quoted(subjects[$0].entry.account)) on \(subjects[$0].entry.server.qualified)" }
+            let names = others.shown.map { "\(InertText.quoted(subjects[$0].entry.account)) on \(subjects[$0].entry.server.qualified)" }
             let more = others.count > 3 ? " and \(others.count - 3) more" : ""
             found[i][.reused] = "the same password is saved for " + names.joined(separator: ", ") + more
         }
@@ -53,6 +59,8 @@ public struct AuditEngine {
                 found[i][.compromised] = "found in the Have I Been Pwned list (seen \(count) time\(count == 1 ? "" : "s") in breaches)"
             }
         }
+
+        strengths?.prune(keeping: subjects)
 
         var findings: [AuditFinding] = []
         var ignoredCount = 0
@@ -69,23 +77,46 @@ public struct AuditEngine {
         return AuditReport(findings: findings, auditedCount: subjects.count, ignoredCount: ignoredCount)
     }
 
-    /// For each subject whose password another account also has, the indices
-    /// of those other accounts. One account kept in both stores (same server and
-    /// account) counts once. Digests are keyed BLAKE2b under a key made here.
-    static func reuse(_ subjects: [AuditSubject]) -> [Int: [Int]] {
+    /// The zxcvbn estimate of `subject`'s password, in bits, through the cache
+    /// when there is one; nil without a password or when it is not cached and
+    /// `cachedStrengthsOnly` is set.
+    private func strength(of subject: AuditSubject) -> Double? {
+        guard let password = subject.password else { return nil }
+        guard let strengths else { return StrengthCache.entropyBits(of: password, for: subject.entry) }
+        return cachedStrengthsOnly ? strengths.cached(subject) : strengths.estimate(subject)
+    }
+
+    /// The other accounts with a subject's password: the first three (indices
+    /// into the subjects, in listing order) and how many there are in all.
+    struct Reuse: Equatable {
+        var shown: [Int]
+        var count: Int
+    }
+
+    /// For each subject whose password another account also has, those other
+    /// accounts. One account kept in both stores (same server and account)
+    /// counts once. Digests are keyed BLAKE2b under a key made here.
+    /// Linear in the number of subjects: a group sharing one password is
+    /// reduced once to its distinct accounts, and each member only reads the
+    /// first four of them (one may be its own) and the group's account count.
+    static func reuse(_ subjects: [AuditSubject]) -> [Int: Reuse] {
         let key = Random.secureBytes(GenericHash.keyByteCount)
         var groups: [[UInt8]: [Int]] = [:]
         for (i, subject) in subjects.enumerated() {
             guard let password = subject.password, password.byteCount > 0 else { continue }
             groups[password.withUnsafeBytes { GenericHash.hash($0, key: key) }, default: []].append(i)
         }
-        var out: [Int: [Int]] = [:]
+        var out: [Int: Reuse] = [:]
         for members in groups.values where members.count > 1 {
+            // The first member of each distinct account, in listing order.
+            var seen = Set<AccountKey>()
+            let distinct = members.filter { seen.insert(AccountKey(subjects[$0].entry)).inserted }
+            guard distinct.count > 1 else { continue }
+            let head = distinct.prefix(4).map { ($0, AccountKey(subjects[$0].entry)) }
             for i in members {
-                let me = subjects[i].entry
-                var seen = Set([AccountKey(me)])
-                let others = members.filter { seen.insert(AccountKey(subjects[$0].entry)).inserted }
-                if !others.isEmpty { out[i] = others }
+                let me = AccountKey(subjects[i].entry)
+                let first = head.filter { $0.1 != me }.prefix(3).map(\.0)
+                out[i] = Reuse(shown: Array(first), count: distinct.count - 1)
             }
         }
         return out

@@ -14,6 +14,13 @@ public final class KeyshelfShelf: Shelf {
     private var entries: [CredentialEntry] = []
     /// The generic passwords shown after the servers (issue 13 rule 4).
     private var generics: [GenericEntry] = []
+    /// The audit's strength estimates across reloads: an edit re-estimates one account.
+    private let strengths = StrengthCache()
+    /// The findings of the last audit, shown while a background batch runs.
+    private var lastFindings: [ShelfFinding] = []
+    /// More missing estimates than this (a first open, an import) are made in
+    /// the background rather than before the next frame (~90 µs each).
+    static let inlineEstimates = 64
 
     /// - Parameters:
     ///   - vault: where the items live (an unlocked `VaultSession`, or a `MemoryVault`).
@@ -67,12 +74,26 @@ public final class KeyshelfShelf: Shelf {
     }
 
     public func auditFindings() throws -> [ShelfFinding] {
-        try keyshelf.audit(with: AuditEngine()).findings.map { finding in
+        // While a batch runs, and before the first one, the main thread audits
+        // nothing: at 100k accounts even the cached audit (subjects, reuse
+        // digests) costs more than a frame. The batch's end reloads the findings.
+        if strengths.isEstimating { return lastFindings }
+        let subjects = keyshelf.auditSubjects()
+        if strengths.isEmpty && subjects.count > Self.inlineEstimates {
+            strengths.estimateInBackground(subjects)
+            return lastFindings
+        }
+        let missing = strengths.missing(subjects)
+        let inBackground = missing.count > Self.inlineEstimates
+        if inBackground { strengths.estimateInBackground(missing) }
+        let engine = AuditEngine(strengths: strengths, cachedStrengthsOnly: inBackground)
+        lastFindings = try engine.audit(subjects).findings.map { finding in
             ShelfFinding(id: finding.entry.id,
                          serverWithPort: finding.entry.server.qualified,
                          account: finding.entry.account, store: finding.entry.store,
                          problems: finding.problems.map { ($0.rawValue, finding.reasons[$0] ?? "") })
         }
+        return lastFindings
     }
 
     func entry(_ record: ShelfEntry) throws -> CredentialEntry {
@@ -178,7 +199,11 @@ public final class KeyshelfShelf: Shelf {
         try keyshelf.refresh()
     }
 
+    public var auditGeneration: Int { strengths.generation }
+
     public func lock() {
+        strengths.clear()
+        lastFindings = []
         onLock()
     }
 }

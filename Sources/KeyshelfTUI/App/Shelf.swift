@@ -72,7 +72,11 @@ public protocol Shelf: AnyObject {
     /// - Throws: the vault's error; nothing is then changed.
     func commitImport(_ plan: ImportPlan, prompts: UserPrompts) throws -> ImportReport
     /// The accounts with audit findings (weak, reused, http-only; docs/audit.md).
+    /// Never waits for the strength estimates of a whole shelf: those not made
+    /// yet may be made in the background, and `auditGeneration` then moves.
     func auditFindings() throws -> [ShelfFinding]
+    /// Moves when background audit work ends: findings asked for before it may now be more complete.
+    var auditGeneration: Int { get }
     /// The accounts with a one-time-code secret, by id (the list's badge; docs/otp.md, "TUI").
     func oneTimeCodeSummaries() throws -> [UUID: OneTimeCodeSummary]
     /// The code of `record` at `time` (Unix seconds); HOTP advances the saved

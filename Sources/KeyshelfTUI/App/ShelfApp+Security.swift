@@ -20,7 +20,18 @@ extension ShelfApp {
 
     /// Re-runs the audit for the badges and the view.
     func reloadFindings() {
+        // Read before auditing: work ending during this audit is picked up on the next tick.
+        findingsGeneration = shelf.auditGeneration
         findings = (try? shelf.auditFindings()) ?? []
         findingIDs = Set(findings.map(\.id))
+    }
+
+    /// Audits again when the shelf's background estimates ended since the last
+    /// audit, so the badges of a freshly opened shelf appear once ready.
+    /// - Returns: whether the findings were reloaded.
+    func adoptBackgroundAudit() -> Bool {
+        guard shelf.auditGeneration != findingsGeneration else { return false }
+        reloadFindings()
+        return true
     }
 }

@@ -34,6 +34,8 @@ public final class ShelfApp {
     /// The audit findings of the records (the `S` view), and their ids for the badges.
     var findings: [ShelfFinding] = []
     var findingIDs: Set<UUID> = []
+    /// The shelf's `auditGeneration` when `findings` were read.
+    var findingsGeneration = 0
     /// The one-time codes: badges, the code on show, a copy waiting for the next code.
     var oneTime = OneTimeCodeDisplay()
 
@@ -104,7 +106,7 @@ public final class ShelfApp {
             }
             let key = nextKey()
             // Each key and each timer tick: show what other processes changed (issue 13 rule 7).
-            let changed = pickUpOutsideChanges()
+            let changed = pickUpOutsideChanges() || adoptBackgroundAudit()
             guard let key else {
                 // Only what changed reaches the terminal: curses sends the difference.
                 if oneTimeCodeTick() || changed { draw() }

@@ -28,4 +28,6 @@ public struct ShelfFinding: Sendable, Equatable {
 extension Shelf {
     /// No findings: for shelves that do not audit.
     public func auditFindings() throws -> [ShelfFinding] { [] }
+    /// Never moves: for shelves that audit nothing in the background.
+    public var auditGeneration: Int { 0 }
 }
