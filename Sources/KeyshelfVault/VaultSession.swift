@@ -288,13 +288,20 @@ public final class VaultSession: @unchecked Sendable {
         try lockedWrite { state in
             let newLimits = limits ?? state.local.header.limits
             try VaultHeader.checkCeilings(newLimits, path: directory.path)
-            do {
-                unreported += try PasswordChange.reseal(&state.local, &state.shared, to: newPassword, limits: newLimits, directory: directory.path)
-            } catch {
-                state.local.needsReload = true
-                state.shared.needsReload = true
-                throw error
-            }
+            try resealBoth(&state) { try PasswordChange.reseal(&$0, &$1, to: newPassword, limits: newLimits, directory: directory.path) }
+        }
+    }
+
+    /// Runs one of `PasswordChange`'s re-seals of both files, inside
+    /// `lockedWrite`. When it fails, both files are re-read before their next
+    /// use: the failure may come after the files on disk were replaced.
+    func resealBoth(_ state: inout State, _ reseal: (inout FileState, inout FileState) throws -> [VaultWarning]) throws {
+        do {
+            unreported += try reseal(&state.local, &state.shared)
+        } catch {
+            state.local.needsReload = true
+            state.shared.needsReload = true
+            throw error
         }
     }
 

@@ -111,14 +111,7 @@ extension VaultSession {
         _ = try VaultFile.open(bytes, header: header, vaultKey: sharedKey, path: name)
         let newKey = VaultPasswordKey(salt: header.salt, limits: header.limits, key: passwordKey)
         try lockedWrite { state in
-            unreported += try JointReplace.recover(directory: directory.path)
-            do {
-                unreported += try PasswordChange.reseal(&state.local, &state.shared, under: newKey, sharedKey: sharedKey, directory: directory.path)
-            } catch {
-                state.local.needsReload = true
-                state.shared.needsReload = true
-                throw error
-            }
+            try resealBoth(&state) { try PasswordChange.reseal(&$0, &$1, under: newKey, sharedKey: sharedKey, directory: directory.path) }
         }
     }
 
