@@ -56,20 +56,25 @@ extension VaultSession {
         return saved.warnings
     }
 
-    /// Most appendices a file gets before the next write replaces it whole,
-    /// so that reading stays one pass over few pieces.
-    static let maximumAppendixCount = 64
+    /// Most appendices a file gets before the next write replaces it whole
+    /// (folding them into a new first segment). Each edit of a synced file
+    /// is an appendix, and each whole-file save makes git store the whole
+    /// file again, so the bound is high: reading 1 024 small appendices costs
+    /// about as much as decoding 1 000 more records.
+    static let maximumAppendixCount = 1024
 
-    /// Writes `records` (a record list: items to add after the file's last)
-    /// as an appendix of `store`'s file, when the file can take one: it exists
-    /// in format v2, has fewer than `maximumAppendixCount` appendices, the
-    /// records fit in one chunk, and it has one hard link. Updates the
-    /// file's identity and header; the caller adopts the items.
+    /// Writes `records` (a record list: items changed in place or added
+    /// after the file's last) as an appendix of `store`'s file, when the file
+    /// can take one: it exists in format v2 (additions only) or v3
+    /// (`replacing`: some records replace earlier ones by id), has fewer than
+    /// `maximumAppendixCount` appendices, the records fit in one chunk, and
+    /// it has one hard link. Updates the file's identity and header; the
+    /// caller adopts the items.
     /// - Returns: false when it cannot (nothing written: the caller saves the whole file).
     /// - Throws: `VaultError.changedOnDisk` when the file is no longer the
     ///   version `file.identity`; `.io` for a failed system call (the file is then as it was).
-    static func append(_ records: SecureBytes, store: Store, file: inout FileState, directory: String) throws -> Bool {
-        guard let identity = file.identity, file.header.version >= 2, file.appendixCount < maximumAppendixCount,
+    static func append(_ records: SecureBytes, replacing: Bool, store: Store, file: inout FileState, directory: String) throws -> Bool {
+        guard let identity = file.identity, file.header.version >= (replacing ? 3 : 2), file.appendixCount < maximumAppendixCount,
               records.byteCount <= Int(file.header.chunkByteCount) else { return false }
         let appendix = try VaultFile.sealAppendix(records, header: file.header, vaultKey: file.vaultKey, payloadTag: file.payloadTag, index: file.appendixCount)
         var header = file.header

@@ -181,9 +181,10 @@ public final class VaultSession: @unchecked Sendable {
                     continue
                 }
                 do {
-                    // Items only added at the end go into an appendix: no re-sealing of the whole file.
-                    if let records = RecordCodec.appendedRecords(from: old, to: plaintext),
-                       try state.withFile(store, { try Self.append(records, store: store, file: &$0, directory: directory.path) }) {
+                    // Items changed in place or added at the end go into an appendix: no re-sealing of the whole file.
+                    if let change = RecordCodec.changedRecords(from: old, to: plaintext),
+                       try state.withFile(store, { try Self.append(change.records, replacing: change.replaces, store: store,
+                                                                    file: &$0, directory: directory.path) }) {
                         state.withFile(store) { $0.adopt(items, plaintext: plaintext) }
                     } else {
                         unreported += try Self.save(items, plaintext: plaintext, store: store, file: &state[store], directory: directory.path,
@@ -241,7 +242,7 @@ public final class VaultSession: @unchecked Sendable {
             let records = RecordCodec.encode(&added)
             do {
                 try state.withFile(store) { file in
-                    if try Self.append(records, store: store, file: &file, directory: directory.path) {
+                    if try Self.append(records, replacing: false, store: store, file: &file, directory: directory.path) {
                         file.adopt(adding: added, records: records)
                     } else {
                         var items = file.items

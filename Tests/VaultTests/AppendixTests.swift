@@ -3,9 +3,9 @@ import Testing
 import KeyshelfCrypto
 @testable import KeyshelfVault
 
-/// Items only added at the end go into an appendix that grows the file in
-/// place (docs/vault-format.md, "Appendices"); every other change, and the
-/// 65th appendix, replaces the whole file.
+/// Items changed in place or added at the end go into an appendix that
+/// grows the file in place (docs/vault-format.md, "Appendices"); every other
+/// change, and the appendix after `maximumAppendixCount`, replaces the whole file.
 @Suite struct AppendixTests {
     private static func inode(_ path: String) throws -> UInt64 {
         try #require(try FileSystem.identity(of: path)).inode
@@ -19,6 +19,20 @@ import KeyshelfCrypto
         let path = vault.file(store)
         let file = try #require(try FileSystem.read(path))
         return try VaultSession.openFile(file, store: store, password: testPassword, reusing: nil, path: path)
+    }
+
+    /// Rewrites `store`'s file as format v2 (its own version in the key
+    /// wrap's and the payload's associated data), as an older keyshelf saved it.
+    private static func downgradeToVersion2(_ vault: TemporaryVault, _ store: Store) throws {
+        var state = try opened(vault, store)
+        let plaintext = state.wholePlaintext()
+        var header = try VaultFile.makeHeader(version: 2, store: store, limits: state.header.limits, salt: state.header.salt,
+                                              vaultKey: state.vaultKey, passwordKey: state.passwordKey)
+        header.payloadByteCount = UInt64(VaultFile.segmentPrefixByteCount
+            + SecretStream.sealedByteCount(plaintextByteCount: plaintext.byteCount, chunkByteCount: Int(header.chunkByteCount)))
+        var out = header.serialized()
+        _ = try VaultFile.seal(plaintext, header: header, vaultKey: state.vaultKey) { out.append(contentsOf: $0) }
+        try writeBytes(out, to: vault.file(store))
     }
 
     @Test func addingItemsGrowsTheFileInPlaceWithoutABackup() throws {
@@ -41,19 +55,92 @@ import KeyshelfCrypto
         #expect(try reopened.contents().shared == [sampleItem(1), sampleItem(2), sampleItem(3)])
     }
 
-    @Test func anyOtherChangeReplacesTheFileWithTheAppendicesFoldedIn() throws {
+    @Test func aRemovalReplacesTheFileWithTheAppendicesFoldedIn() throws {
         let vault = TemporaryVault()
         defer { vault.cleanUp() }
         let session = try vault.directory.create(password: testPassword, limits: .minimum)
-        try session.modify { $0.local = [sampleItem(1)] }
+        try session.modify { $0.local = [sampleItem(1), sampleItem(3)] }
         try session.modify { $0.local.append(sampleItem(2)) }
+        try session.modify { $0.local[0].comment = "edited" }
         let appended = try readBytes(vault.file(.local))
         let inode = try Self.inode(vault.file(.local))
-        try session.modify { $0.local[0].comment = "edited" }
+        try session.modify { $0.local.remove(at: 1) }
 
         #expect(try Self.inode(vault.file(.local)) != inode)
         #expect(try Self.opened(vault, .local).appendixCount == 0)
         #expect(try readBytes(vault.path + "/backups/local.1.bak") == appended)
+        var expected = [sampleItem(1), sampleItem(2)]
+        expected[0].comment = "edited"
+        #expect(try vault.directory.unlock(password: testPassword).contents().local == expected)
+    }
+
+    /// Format v3: an edit changes only the edited records, as an appendix
+    /// whose records replace the earlier ones by id, in their place.
+    @Test func anEditInPlaceIsAnAppendixThatReplacesTheRecord() throws {
+        let vault = TemporaryVault()
+        defer { vault.cleanUp() }
+        let session = try vault.directory.create(password: testPassword, limits: .minimum)
+        try session.modify { $0.shared = [sampleItem(1), sampleItem(2), sampleItem(3)] }
+        let saved = try readBytes(vault.file(.shared))
+        let inode = try Self.inode(vault.file(.shared))
+        let appendices = try Self.opened(vault, .shared).appendixCount
+        try session.modify { $0.shared[1].comment = "edited" }
+        try session.modify { $0.shared[1].comment = "edited again"; $0.shared[0].label = "first"; $0.shared.append(sampleItem(4)) }
+
+        let file = try readBytes(vault.file(.shared))
+        #expect(try Self.inode(vault.file(.shared)) == inode)
+        #expect(file[8] == 3 && file[9] == 0)
+        #expect(Array(file[VaultHeader.byteCount..<saved.count]) == Array(saved[VaultHeader.byteCount...]), "the bytes already there stay")
+        #expect(file.count - saved.count < 1024, "two small appendices, not another copy of the store")
+        #expect(try Self.opened(vault, .shared).appendixCount == appendices + 2)
+        var expected = [sampleItem(1), sampleItem(2), sampleItem(3), sampleItem(4)]
+        expected[0].label = "first"
+        expected[1].comment = "edited again"
+        let reopened = try vault.directory.unlock(password: testPassword)
+        #expect(try reopened.contents().shared == expected)
+        // The session that read the folded file appends again instead of replacing it.
+        try reopened.modify { $0.shared[2].comment = "third" }
+        #expect(try Self.inode(vault.file(.shared)) == inode)
+        expected[2].comment = "third"
+        #expect(try vault.directory.unlock(password: testPassword).contents().shared == expected)
+    }
+
+    /// The merge driver's result over OURS keeps OURS's bytes and appends
+    /// the merged records, so git stores a small delta (docs/sync.md).
+    @Test func aMergedCopyOverOursIsOursWithAnAppendix() throws {
+        let vault = TemporaryVault()
+        defer { vault.cleanUp() }
+        let session = try vault.directory.create(password: testPassword, limits: .minimum)
+        try session.modify { $0.shared = [sampleItem(1), sampleItem(2), sampleItem(3)] }
+        let ours = try readBytes(vault.file(.shared))
+        var merged = try session.contents().shared
+        merged[1].comment = "merged"
+        merged.append(sampleItem(4))
+
+        let copy = try session.sealSharedCopy(merged, over: ours)
+        #expect(Array(copy[VaultHeader.byteCount..<ours.count]) == Array(ours[VaultHeader.byteCount...]))
+        #expect(copy.count - ours.count < 1024)
+        #expect(try session.openSharedCopy(copy, name: "copy") == merged)
+        let reordered = Array(merged.reversed())
+        let whole = try session.sealSharedCopy(reordered, over: ours)
+        #expect(!whole[VaultHeader.byteCount...].starts(with: ours[VaultHeader.byteCount...]), "not a change in place: sealed whole")
+        #expect(try session.openSharedCopy(whole, name: "whole") == reordered)
+    }
+
+    /// A v2 reader would take a replacing record for a new one: a v2 file is rewritten as v3 by the first edit.
+    @Test func anEditOfAVersion2FileRewritesItAsVersion3() throws {
+        let vault = TemporaryVault()
+        defer { vault.cleanUp() }
+        let session = try vault.directory.create(password: testPassword, limits: .minimum)
+        try session.modify { $0.local = [sampleItem(1)] }
+        try Self.downgradeToVersion2(vault, .local)
+        let reopened = try vault.directory.unlock(password: testPassword)
+        try reopened.modify { $0.local.append(sampleItem(2)) }
+        let inode = try Self.inode(vault.file(.local))
+        #expect(try readBytes(vault.file(.local))[8] == 2, "an addition is an appendix a v2 reader understands")
+        try reopened.modify { $0.local[0].comment = "edited" }
+        #expect(try Self.inode(vault.file(.local)) != inode)
+        #expect(try readBytes(vault.file(.local))[8] == 3)
         var expected = [sampleItem(1), sampleItem(2)]
         expected[0].comment = "edited"
         #expect(try vault.directory.unlock(password: testPassword).contents().local == expected)
@@ -157,7 +244,7 @@ import KeyshelfCrypto
         // An appendix sealed after an earlier payload does not open after a new one.
         try writeBytes(file, to: vault.file(.shared))
         let other = try vault.directory.unlock(password: testPassword)
-        try other.modify { $0.shared[0].comment = "new payload" }
+        try other.modify { $0.shared.removeLast() }
         try other.modify { $0.shared.append(sampleItem(5)) }
         let renewed = try readBytes(vault.file(.shared))
         let appendix = Array(file[base..<first])
@@ -193,19 +280,19 @@ import KeyshelfCrypto
         #expect(try vault.directory.unlock(password: testPassword).contents().local == [sampleItem(1)])
     }
 
-    @Test func theFirstAddToAVersion1FileRewritesItAsVersion2() throws {
+    @Test func theFirstAddToAVersion1FileRewritesItAsVersion3() throws {
         let vault = try KnownAnswerTests.fixtureCopy()
         defer { vault.cleanUp() }
         let session = try vault.directory.unlock(password: KnownAnswerTests.password)
         let inode = try Self.inode(vault.file(.local))
         try session.modify { $0.local.append(sampleItem(9)) }
         let bytes = try readBytes(vault.file(.local))
-        #expect(bytes[8] == 2 && bytes[9] == 0)
+        #expect(bytes[8] == 3 && bytes[9] == 0)
         let rewritten = try Self.inode(vault.file(.local))
         #expect(rewritten != inode)
         #expect(try vault.directory.unlock(password: KnownAnswerTests.password).contents().local == KnownAnswerTests.local + [sampleItem(9)])
         try session.modify { $0.local.append(sampleItem(10)) }
-        #expect(try Self.inode(vault.file(.local)) == rewritten, "now in v2, the next add is an appendix")
+        #expect(try Self.inode(vault.file(.local)) == rewritten, "now in v3, the next add is an appendix")
         #expect(try vault.directory.unlock(password: KnownAnswerTests.password).contents().local.suffix(2) == [sampleItem(9), sampleItem(10)])
     }
 

@@ -188,7 +188,7 @@ import KeyshelfCrypto
         defer { vault.cleanUp() }
         let session = try vault.directory.create(password: testPassword, limits: .minimum)
         try session.modify { $0.local = [sampleItem(1)] }
-        try session.modify { $0.local[0].comment = "edited" }
+        try session.modify { $0.local = [sampleItem(3)] }
         let backups = Backups(directory: vault.path, name: Store.local.fileName)
         let one = try readBytes(backups.numbered(1))
 

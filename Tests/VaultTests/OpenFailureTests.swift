@@ -95,12 +95,12 @@ import KeyshelfCrypto
         let vault = try Self.smallVault()
         defer { vault.cleanUp() }
         var bytes = try readBytes(vault.file(.shared))
-        bytes[8] = 3
+        bytes[8] = 4
         try writeBytes(bytes, to: vault.file(.shared))
         let error = Self.failedOpen(vault)
         #expect(error?.code == .unsupportedVersion)
         #expect(error?.file == vault.file(.shared))
-        #expect(error?.reason.contains("version 3") == true)
+        #expect(error?.reason.contains("version 4") == true)
     }
 
     /// Rewrites the limits of a header with a valid checksum, as a hostile or future file would.

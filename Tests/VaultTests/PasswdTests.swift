@@ -144,7 +144,7 @@ import KeyshelfCrypto
         let (vault, session) = try Self.filledVault()
         defer { vault.cleanUp() }
         session.defersBackupRotation = true
-        try session.modify { $0.shared[0].comment = "edited" }
+        try session.modify { $0.shared = [sampleItem(3)] }
         let other = TemporaryVault()
         defer { other.cleanUp() }
         _ = try other.directory.create(password: Self.newPassword, limits: .minimum)

@@ -49,7 +49,8 @@ import KeyshelfCrypto
         let (vault, session) = try Self.savedVault()
         defer { vault.cleanUp() }
         let mock = SystemCallMock()
-        try mock.run { try session.modify { $0.local[0].comment = "edited" } }
+        // Another item in the place of the only one, not an edit in place (which appends).
+        try mock.run { try session.modify { $0.local = [sampleItem(5)] } }
         #expect(Self.steps(mock.trace, root: vault.path, from: Self.isCreate) == [
             "create local.vault.tmp", "write local.vault.tmp", "fsync local.vault.tmp",
             "examine local.vault",

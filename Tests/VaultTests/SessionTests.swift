@@ -158,7 +158,7 @@ import KeyshelfCrypto
         let session = try vault.directory.create(password: testPassword, limits: .minimum)
         session.defersBackupRotation = true
         try session.modify { $0.local = [sampleItem(1)] }
-        try session.modify { $0.local[0].comment = "edited" }
+        try session.modify { $0.local = [sampleItem(3)] }
         let before = try readBytes(vault.file(.local))
         try session.modify { $0.local = [sampleItem(2)] }
         func names() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: vault.path + "/backups").sorted() }

@@ -43,27 +43,30 @@ enum MergeDriverCommand {
         options.vault = FileManager.default.currentDirectoryPath
         let session = try VaultAccess.opener(options, context).session()
         defer { session.lock() }
-        func open(_ path: String, _ name: String) throws -> [Item] {
-            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-            return bytes.isEmpty ? [] : try session.openSharedCopy(bytes, name: name)
+        func read(_ path: String) throws -> [UInt8] {
+            [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        }
+        func open(_ bytes: [UInt8], _ name: String) throws -> [Item] {
+            bytes.isEmpty ? [] : try session.openSharedCopy(bytes, name: name)
         }
         // The other branch may carry another machine's `passwd`: adopt its password first (as `keyshelf sync` does).
         let theirItems: [Item]
         do {
-            theirItems = try open(theirs, "the other branch's shared.vault")
+            theirItems = try open(read(theirs), "the other branch's shared.vault")
         } catch let error as VaultError where error.code == .changedOnDisk {
             let name = "the other branch's shared.vault"
-            try SyncCommand.adoptNewPassword([UInt8](try Data(contentsOf: URL(fileURLWithPath: theirs))), name: name,
+            try SyncCommand.adoptNewPassword(try read(theirs), name: name,
                                              session: session, noAgent: false, passwordFD: nil, context)
-            theirItems = try open(theirs, name)
+            theirItems = try open(read(theirs), name)
         }
-        let baseItems = try open(base, "the merge base's shared.vault")
-        let ourItems = try open(ours, "this branch's shared.vault")
+        let baseItems = try open(read(base), "the merge base's shared.vault")
+        let ourBytes = try read(ours)
+        let ourItems = try open(ourBytes, "this branch's shared.vault")
         let regressions = RollbackCheck.regressions(newer: theirItems, older: baseItems)
         guard regressions.isEmpty else {
             throw CLIError(.failure, "the other branch's shared.vault is older than the merge base (\(regressions.joined(separator: "; "))): a rollback; refused")
         }
-        let sealed = try session.sealSharedCopy(ItemMerge.merge(ours: ourItems, theirs: theirItems))
+        let sealed = try session.sealSharedCopy(ItemMerge.merge(ours: ourItems, theirs: theirItems), over: ourBytes.isEmpty ? nil : ourBytes)
         // Written beside OURS and renamed over it: a kill leaves OURS whole.
         let target = URL(fileURLWithPath: ours)
         let temporary = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).keyshelf.\(getpid()).tmp")

@@ -96,6 +96,14 @@ extension RecordCodec {
             }
         }
 
+        /// The fields of the next record (`varint(fieldsByteCount) field*`); moves past it.
+        mutating func record() throws -> Range<Int> {
+            let size = try varint()
+            guard size <= UInt64(end - offset) else { throw DecodeError(reason: "record runs past the payload") }
+            defer { offset += Int(size) }
+            return offset..<(offset + Int(size))
+        }
+
         func single(_ range: Range<Int>) throws -> UInt8 {
             guard range.count == 1 else { throw DecodeError(reason: "one-byte field of \(range.count) bytes") }
             return buffer[range.lowerBound]

@@ -151,6 +151,12 @@ enum RecordCodec {
 
     // MARK: Record lists (appendices)
 
+    /// The item count of `payload` (`varint(count) record*`).
+    /// - Throws: `DecodeError` when the count is unreadable.
+    static func itemCount(_ payload: SecureBytes) throws -> Int {
+        Int(clamping: try payload.withUnsafeBytes { try recordList($0) }.count)
+    }
+
     /// The item count and the offset of the first record of `payload`.
     /// - Throws: `DecodeError` when the count is unreadable.
     private static func recordList(_ payload: UnsafeRawBufferPointer) throws -> (count: UInt64, recordsStart: Int) {
@@ -183,28 +189,61 @@ enum RecordCodec {
         return out
     }
 
-    /// When `new` is `old` with records added after its last one (and no
-    /// record of `old` changed), those added records as a payload of their
-    /// own (`varint(count) record*`); nil for any other change. Compares with
-    /// `memcmp`: both are encodings this process made.
-    static func appendedRecords(from old: SecureBytes, to new: SecureBytes) -> SecureBytes? {
+    /// The records of `new` that differ from `old` (both `varint(count)
+    /// record*`), as a payload of their own, when `new` is `old` with some
+    /// records changed in place (the same id at the same position) and
+    /// possibly records added after its last one; nil for any other change
+    /// (records removed, reordered, or a position holding another id).
+    /// `replaces` says whether any record of `old` changed (an appendix that
+    /// replaces records needs format v3). Records are compared with `memcmp`;
+    /// only differing ones are parsed for their id.
+    static func changedRecords(from old: SecureBytes, to new: SecureBytes) -> (records: SecureBytes, replaces: Bool)? {
         old.withUnsafeBytes { o in
-            new.withUnsafeBytes { n -> SecureBytes? in
+            new.withUnsafeBytes { n -> (records: SecureBytes, replaces: Bool)? in
                 guard let (oldCount, oldStart) = try? recordList(o), let (newCount, newStart) = try? recordList(n),
-                      newCount > oldCount else { return nil }
-                let oldRecords = o.count - oldStart
-                guard n.count - newStart > oldRecords,
-                      memcmp(o.baseAddress! + oldStart, n.baseAddress! + newStart, oldRecords) == 0 else { return nil }
-                let added = UnsafeRawBufferPointer(rebasing: n[(newStart + oldRecords)...])
-                let out = SecureBytes(byteCount: varintByteCount(newCount - oldCount) + added.count)
+                      newCount >= oldCount else { return nil }
+                var oldReader = Reader(buffer: o, offset: oldStart), newReader = Reader(buffer: n, offset: newStart)
+                var changed: [Range<Int>] = []
+                for _ in 0..<oldCount {
+                    guard let before = try? oldReader.record(), let after = try? newReader.record() else { return nil }
+                    if before.count == after.count, memcmp(o.baseAddress! + before.lowerBound, n.baseAddress! + after.lowerBound, before.count) == 0 {
+                        continue
+                    }
+                    guard let id = recordID(o, before), let same = recordID(n, after),
+                          memcmp(id.baseAddress!, same.baseAddress!, 16) == 0 else { return nil }
+                    changed.append(after)
+                }
+                let replaces = !changed.isEmpty
+                for _ in oldCount..<newCount {
+                    guard let after = try? newReader.record() else { return nil }
+                    changed.append(after)
+                }
+                guard !changed.isEmpty else { return nil }
+                let byteCount = changed.reduce(varintByteCount(UInt64(changed.count))) { $0 + varintByteCount(UInt64($1.count)) + $1.count }
+                let out = SecureBytes(byteCount: byteCount)
                 out.withUnsafeMutableBytes { buffer in
                     var w = Writer(base: buffer.baseAddress!)
-                    w.varint(newCount - oldCount)
-                    w.bytes(added)
+                    w.varint(UInt64(changed.count))
+                    for range in changed {
+                        w.varint(UInt64(range.count))
+                        w.bytes(UnsafeRawBufferPointer(rebasing: n[range]))
+                    }
                 }
-                return out
+                return (out, replaces)
             }
         }
+    }
+
+    /// The 16 bytes of the id field of the record whose fields are `buffer[range]`; nil when it has none.
+    private static func recordID(_ buffer: UnsafeRawBufferPointer, _ range: Range<Int>) -> UnsafeRawBufferPointer? {
+        var r = Reader(buffer: buffer, offset: range.lowerBound, end: range.upperBound)
+        while r.offset < r.end {
+            guard let tag = try? r.byte(), let length = try? r.varint(), length <= UInt64(r.end - r.offset) else { return nil }
+            let field = r.offset..<(r.offset + Int(length))
+            r.offset = field.upperBound
+            if tag == Tag.id.rawValue, field.count == 16 { return UnsafeRawBufferPointer(rebasing: buffer[field]) }
+        }
+        return nil
     }
 
     // MARK: Decoding

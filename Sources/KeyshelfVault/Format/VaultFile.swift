@@ -1,3 +1,4 @@
+import Foundation
 import KeyshelfCrypto
 
 /// Sealing and opening one vault file (header + secretstream payload).
@@ -123,12 +124,44 @@ enum VaultFile {
             }
         }
         do {
-            let plaintext = lists.count == 1 ? lists[0] : try RecordCodec.join(lists)
-            return Opened(items: try RecordCodec.decode(plaintext), plaintext: plaintext, payloadTag: payloadTag,
+            var plaintext = lists.count == 1 ? lists[0] : try RecordCodec.join(lists)
+            var items = try RecordCodec.decode(plaintext)
+            if header.version >= 3, lists.count > 1,
+               var folded = folded(items, firstSegmentCount: try RecordCodec.itemCount(lists[0])) {
+                // Re-encoded, so that the session's plaintext is the encoding of its items (what a save compares with).
+                plaintext = RecordCodec.encode(&folded)
+                items = folded
+            }
+            return Opened(items: items, plaintext: plaintext, payloadTag: payloadTag,
                           appendixCount: lists.count - 1, hasUnfinishedAppend: file.count > end)
         } catch let error as RecordCodec.DecodeError {
             throw VaultError(.damaged, file: path, reason: "is damaged (\(error.reason)); \(VaultError.restoreAdvice)")
         }
+    }
+
+    /// v3's rule for appendices (docs/vault-format.md, "Appendices"): a
+    /// record whose id came earlier replaces that record in its place; the
+    /// others are added at the end. `items` are the first segment's
+    /// `firstSegmentCount` items followed by the appendices'.
+    /// - Returns: the folded items, or nil when no record replaced another.
+    static func folded(_ items: [Item], firstSegmentCount: Int) -> [Item]? {
+        let appended = Set(items[min(firstSegmentCount, items.count)...].lazy.map(\.id))
+        var position: [UUID: Int] = [:]
+        var out: [Item] = []
+        out.reserveCapacity(items.count)
+        var replaced = false
+        for item in items {
+            if appended.contains(item.id) {
+                if let earlier = position[item.id] {
+                    out[earlier] = item
+                    replaced = true
+                    continue
+                }
+                position[item.id] = out.count
+            }
+            out.append(item)
+        }
+        return replaced ? out : nil
     }
 
     private static func openSegment(_ file: [UInt8], _ range: Range<Int>, header: VaultHeader, vaultKey: SecureBytes, associatedData: [UInt8]) throws -> SecureBytes {

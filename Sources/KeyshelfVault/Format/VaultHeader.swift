@@ -1,11 +1,11 @@
 import KeyshelfCrypto
 
-/// The fixed 144-byte header of a vault file, format v1 or v2 (docs/vault-format.md).
+/// The fixed 144-byte header of a vault file, format v1, v2 or v3 (docs/vault-format.md).
 ///
 /// Layout (little-endian integers):
 /// ```
 ///   0   8  magic 89 4B 53 56 0D 0A 1A 0A ("\x89KSV\r\n\x1A\n")
-///   8   2  format version (1; or 2, whose payload is length-prefixed segments)
+///   8   2  format version (1; 2 or 3, whose payload is length-prefixed segments)
 ///  10   1  store: 1 local, 2 shared
 ///  11   4  secretstream chunk size in plaintext bytes
 ///  15   1  KDF id: 1 = Argon2id v1.3
@@ -15,7 +15,7 @@ import KeyshelfCrypto
 ///  48  24  key-wrap nonce
 ///  72  48  vault key sealed with XChaCha20-Poly1305, associated data bytes 0..<72
 /// 120   8  payload length in bytes (v1: the secretstream after the header;
-///          v2: every segment, the appendices included)
+///          v2, v3: every segment, the appendices included)
 /// 128  16  BLAKE2b-128 of bytes 0..<128 (damage check, not authentication)
 /// ```
 /// The payload's associated data is bytes 0..<15 (magic, version, store,
@@ -23,10 +23,11 @@ import KeyshelfCrypto
 /// payload under the new key (docs/vault-format.md).
 struct VaultHeader: Equatable {
     static let magic: [UInt8] = [0x89, 0x4B, 0x53, 0x56, 0x0D, 0x0A, 0x1A, 0x0A]
-    /// The version this keyshelf writes: 2, whose payload may grow by appendices.
-    static let formatVersion: UInt16 = 2
-    /// Versions this keyshelf reads: 1 (no appendices) and 2.
-    static let readableVersions: ClosedRange<UInt16> = 1...2
+    /// The version this keyshelf writes: 3, whose appendices may replace records.
+    static let formatVersion: UInt16 = 3
+    /// Versions this keyshelf reads: 1 (no appendices), 2 (appendices add
+    /// records) and 3 (appendices add or replace records, by id).
+    static let readableVersions: ClosedRange<UInt16> = 1...3
     static let byteCount = 144
     static let kdfArgon2id13: UInt8 = 1
     static let vaultKeyByteCount = 32

@@ -34,11 +34,16 @@ extension VaultSession {
         return try VaultFile.open(bytes, header: header, vaultKey: vaultKey, path: name).items
     }
 
-    /// `items` sealed as a whole `shared.vault` file under this session's
-    /// shared header and key (a fresh secretstream header), for the merge
-    /// driver, which writes the file git gives it.
-    /// - Throws: `VaultError.io` for a `…ThisDeviceOnly` item; `.locked`.
-    public func sealSharedCopy(_ items: [Item]) throws -> [UInt8] {
+    /// `items` sealed as a `shared.vault` file under this session's shared
+    /// header and key, for the merge driver, which writes the file git gives
+    /// it. When `ours` (the copy the result replaces) is under this key and
+    /// `items` only change some of its records in place or add some, the
+    /// result is `ours` with an appendix (docs/vault-format.md,
+    /// "Appendices"), so git stores a small delta; else a whole file (a
+    /// fresh secretstream header).
+    /// - Throws: `VaultError.io` for a `…ThisDeviceOnly` item; `.locked`; the
+    ///   open errors of `openSharedCopy` for `ours`.
+    public func sealSharedCopy(_ items: [Item], over ours: [UInt8]? = nil) throws -> [UInt8] {
         if let item = items.first(where: { $0.accessible.isThisDeviceOnly }) {
             throw VaultError(.io, file: directory.path(of: .shared), reason: "refused to seal: the item for \(item.server.isEmpty ? item.service : item.server) is \(item.accessible) and must stay in the local store")
         }
@@ -48,11 +53,31 @@ extension VaultSession {
         }
         var encoded = items
         let plaintext = RecordCodec.encode(&encoded)
+        if let ours, let appended = try appendedCopy(plaintext, over: ours, template: template, vaultKey: vaultKey) {
+            return appended
+        }
         let header = try VaultFile.sealedHeader(for: plaintext, header: template, vaultKey: vaultKey, passwordKey: passwordKey)
         var out = header.serialized()
         out.reserveCapacity(VaultHeader.byteCount + Int(header.payloadByteCount))
         _ = try VaultFile.seal(plaintext, header: header, vaultKey: vaultKey) { out.append(contentsOf: $0) }
         return out
+    }
+
+    /// `ours` with an appendix that turns its records into `plaintext`'s, as
+    /// a save of the vault file would append one; nil when it cannot take it.
+    private func appendedCopy(_ plaintext: SecureBytes, over ours: [UInt8], template: VaultHeader, vaultKey: SecureBytes) throws -> [UInt8]? {
+        let name = "this branch's shared.vault"
+        var header = try ours.withUnsafeBytes { try VaultHeader.parse($0, fileByteCount: ours.count, expected: .shared, path: name) }
+        guard header.nonce == template.nonce, header.wrappedKey == template.wrappedKey else { return nil }
+        let opened = try VaultFile.open(ours, header: header, vaultKey: vaultKey, path: name)
+        guard let change = RecordCodec.changedRecords(from: opened.plaintext, to: plaintext),
+              header.version >= (change.replaces ? 3 : 2), opened.appendixCount < Self.maximumAppendixCount,
+              change.records.byteCount <= Int(header.chunkByteCount) else { return nil }
+        let appendix = try VaultFile.sealAppendix(change.records, header: header, vaultKey: vaultKey, payloadTag: opened.payloadTag,
+                                                  index: opened.appendixCount)
+        let end = VaultHeader.byteCount + Int(header.payloadByteCount)
+        header.payloadByteCount += UInt64(appendix.count)
+        return header.serialized() + ours[VaultHeader.byteCount..<end] + appendix
     }
 
     /// Replaces `shared.vault` with `bytes`, a copy of it (the remote's, when
