@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+import KeyshelfCrypto
+@testable import KeyshelfVault
+
+/// Vault files in format v3 committed under Fixtures/v3 (see
+/// Fixtures/README.md): `local.vault` is one whole segment; `shared.vault`
+/// is a first segment whose first record has another comment, then one
+/// appendix holding that record as `KnownAnswerTests.shared` has it and
+/// nothing else, so the file opens to `KnownAnswerTests.shared` only when
+/// the appendix replaces the record in its place (docs/vault-format.md,
+/// "Appendices"). Re-record on purpose with
+/// `KEYSHELF_RECORD_FIXTURES=1 swift test --filter Version3FixtureTests`.
+@Suite struct Version3FixtureTests {
+    static let password = Secret(utf8: "keyshelf fixture v3")
+    static let replacedComment = "before the appendix"
+
+    static var sourceFixtures: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/v3")
+    }
+
+    static func fixtureCopy() throws -> TemporaryVault {
+        let vault = TemporaryVault()
+        try FileManager.default.createDirectory(atPath: vault.path, withIntermediateDirectories: true)
+        let fixtures = try #require(Bundle.module.url(forResource: "Fixtures", withExtension: nil)).appendingPathComponent("v3")
+        for store in Store.allCases {
+            try FileManager.default.copyItem(atPath: fixtures.appendingPathComponent(store.fileName).path, toPath: vault.file(store))
+        }
+        return vault
+    }
+
+    /// Written with the format's own pieces rather than a session, so that
+    /// the files hold exactly the segments described above.
+    @Test func recordFixturesWhenAsked() throws {
+        guard ProcessInfo.processInfo.environment["KEYSHELF_RECORD_FIXTURES"] == "1" else { return }
+        try FileManager.default.createDirectory(at: Self.sourceFixtures, withIntermediateDirectories: true)
+        let salt = Random.bytes(PasswordHash.saltByteCount)
+        let passwordKey = try VaultFile.deriveKey(password: Self.password, salt: salt, limits: .minimum, path: "fixture")
+        func file(_ store: Store, base: [Item], appended: [Item]) throws -> [UInt8] {
+            let vaultKey = Random.secureBytes(VaultHeader.vaultKeyByteCount)
+            var items = base
+            let plaintext = RecordCodec.encode(&items)
+            let template = try VaultFile.makeHeader(store: store, limits: .minimum, salt: salt, vaultKey: vaultKey, passwordKey: passwordKey)
+            var header = try VaultFile.sealedHeader(for: plaintext, header: template, vaultKey: vaultKey, passwordKey: passwordKey)
+            var payload: [UInt8] = []
+            let tag = try VaultFile.seal(plaintext, header: header, vaultKey: vaultKey) { payload.append(contentsOf: $0) }
+            if !appended.isEmpty {
+                var records = appended
+                payload += try VaultFile.sealAppendix(RecordCodec.encode(&records), header: header, vaultKey: vaultKey, payloadTag: tag, index: 0)
+                header.payloadByteCount = UInt64(payload.count)
+            }
+            return header.serialized() + payload
+        }
+        var base = KnownAnswerTests.shared
+        base[0].comment = Self.replacedComment
+        try writeBytes(file(.local, base: KnownAnswerTests.local, appended: []), to: Self.sourceFixtures.appendingPathComponent("local.vault").path)
+        try writeBytes(file(.shared, base: base, appended: [KnownAnswerTests.shared[0]]),
+                       to: Self.sourceFixtures.appendingPathComponent("shared.vault").path)
+    }
+
+    @Test func version3FilesOpenWithTheAppendixReplacingItsRecordInPlace() throws {
+        let vault = try Self.fixtureCopy()
+        defer { vault.cleanUp() }
+        let contents = try vault.directory.unlock(password: Self.password).contents()
+        #expect(contents.local == KnownAnswerTests.local)
+        #expect(contents.shared == KnownAnswerTests.shared)
+        for store in Store.allCases {
+            let bytes = try readBytes(vault.file(store))
+            #expect(Array(bytes[8..<10]) == [3, 0])                       // version 3
+            let payload = bytes[120..<128].reversed().reduce(0) { $0 << 8 | Int($1) }
+            #expect(payload == bytes.count - 144)
+            let first = bytes[144..<148].reversed().reduce(0) { $0 << 8 | Int($1) }
+            // local: one segment; shared: the first segment, then one appendix.
+            #expect((4 + first == payload) == (store == .local))
+        }
+    }
+
+    /// The session's plaintext is the folded items' encoding, so the next
+    /// edit appends one record instead of replacing the file.
+    @Test func anEditOfTheFixtureAppendsAgain() throws {
+        let vault = try Self.fixtureCopy()
+        defer { vault.cleanUp() }
+        let session = try vault.directory.unlock(password: Self.password)
+        let before = try readBytes(vault.file(.shared))
+        try session.modify { $0.shared[1].label = "edited" }
+        let after = try readBytes(vault.file(.shared))
+        #expect(Array(after[144..<before.count]) == Array(before[144...]))
+        var expected = KnownAnswerTests.shared
+        let edited = try vault.directory.unlock(password: Self.password).contents().shared
+        expected[1].label = "edited"
+        #expect(edited.map(\.label) == expected.map(\.label))
+        #expect(edited.map(\.id) == expected.map(\.id))
+    }
+}
