@@ -131,7 +131,8 @@ extension FrameWriter {
 
     /// `str` id (UUID text), `str` service, `str` account, `store`, `str`
     /// label, `str` notes, `u64` created and `u64` modified (the bits of the
-    /// `Double` seconds since 1970, so dates travel exactly), `u8` access
+    /// `Double` seconds since 2001-01-01 UTC, `Date`'s own value, so dates
+    /// travel exactly), `u8` access
     /// control (0 none, 1 userPresence). No password.
     mutating func generic(_ entry: GenericEntry) {
         string(entry.id.uuidString)
@@ -140,8 +141,8 @@ extension FrameWriter {
         store(entry.store)
         string(entry.label)
         string(entry.comment)
-        integer(entry.creationDate.timeIntervalSince1970.bitPattern)
-        integer(entry.modificationDate.timeIntervalSince1970.bitPattern)
+        integer(entry.creationDate.timeIntervalSinceReferenceDate.bitPattern)
+        integer(entry.modificationDate.timeIntervalSinceReferenceDate.bitPattern)
         integer(entry.accessControl.rawValue)
     }
 
@@ -331,8 +332,8 @@ extension FrameReader {
     mutating func generic() throws -> GenericEntry {
         guard let id = UUID(uuidString: try string()) else { throw AgentProtocol.MalformedFrame(reason: "a bad item id") }
         let service = try string(), account = try string(), store = try self.store(), label = try string(), comment = try string()
-        let created = Date(timeIntervalSince1970: Double(bitPattern: try integer(UInt64.self)))
-        let modified = Date(timeIntervalSince1970: Double(bitPattern: try integer(UInt64.self)))
+        let created = Date(timeIntervalSinceReferenceDate: Double(bitPattern: try integer(UInt64.self)))
+        let modified = Date(timeIntervalSinceReferenceDate: Double(bitPattern: try integer(UInt64.self)))
         guard let accessControl = AccessControl(rawValue: try integer(UInt8.self)) else {
             throw AgentProtocol.MalformedFrame(reason: "an unknown access control")
         }

@@ -360,8 +360,8 @@ import Testing
 
     @Test func searchRepliesRoundTripWithTheirGenericPasswordsAndCutOnesAreRejected() throws {
         let generic = GenericEntry(id: UUID(), store: .shared, service: "Wi-Fi zoë", account: "home\u{1B}[31m", label: "Router",
-                                   comment: "line one\nline two", creationDate: Date(timeIntervalSince1970: 1_764_000_000.123456),
-                                   modificationDate: Date(timeIntervalSince1970: 1_764_000_001.5), accessControl: .userPresence)
+                                   comment: "line one\nline two", creationDate: Date(timeIntervalSinceReferenceDate: 786_000_000.123456789),
+                                   modificationDate: Date(timeIntervalSinceReferenceDate: 786_000_001.5), accessControl: .userPresence)
         let result = ShelfResult.found(records: [CredentialRecord(server: try ServerName(parsing: "bücher.example:8443"), account: "anna",
                                                                   password: nil, store: .local)],
                                        generics: [generic, GenericEntry(id: UUID(), store: .local, service: "api", account: "ci", label: "",
