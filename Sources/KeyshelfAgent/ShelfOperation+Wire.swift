@@ -132,8 +132,7 @@ extension FrameWriter {
     /// `str` id (UUID text), `str` service, `str` account, `store`, `str`
     /// label, `str` notes, `u64` created and `u64` modified (the bits of the
     /// `Double` seconds since 2001-01-01 UTC, `Date`'s own value, so dates
-    /// travel exactly), `u8` access
-    /// control (0 none, 1 userPresence). No password.
+    /// travel exactly), `u8` access control (0 none, 1 userPresence). No password.
     mutating func generic(_ entry: GenericEntry) {
         string(entry.id.uuidString)
         string(entry.service)
