@@ -26,8 +26,11 @@ enum AgentProtocol {
         // 8 was `add` (one store) before issue 13; `change` (9) writes every
         // store holding the account, so an older agent answers it `badRequest`.
         // An agent older than `delete` (10) and `deleteGeneric` (11) answers
-        // them `badRequest` too, and the client deletes directly.
-        case get = 5, list = 6, search = 7, change = 9, delete = 10, deleteGeneric = 11
+        // them `badRequest` too, and the client deletes directly. 7 was
+        // `search` of web logins only; `search` (12) answers generic passwords
+        // too, so an older agent answers it `badRequest` and the client
+        // searches directly.
+        case get = 5, list = 6, change = 9, delete = 10, deleteGeneric = 11, search = 12
     }
 
     /// Reply status codes (reply byte 1).

@@ -1,3 +1,4 @@
+import Foundation
 import KeyshelfCredentials
 import KeyshelfCrypto
 import KeyshelfVault
@@ -128,6 +129,22 @@ extension FrameWriter {
         if let password = record.password { secret(password) }
     }
 
+    /// `str` id (UUID text), `str` service, `str` account, `store`, `str`
+    /// label, `str` notes, `u64` created and `u64` modified (the bits of the
+    /// `Double` seconds since 2001-01-01 UTC, `Date`'s own value, so dates
+    /// travel exactly), `u8` access control (0 none, 1 userPresence). No password.
+    mutating func generic(_ entry: GenericEntry) {
+        string(entry.id.uuidString)
+        string(entry.service)
+        string(entry.account)
+        store(entry.store)
+        string(entry.label)
+        string(entry.comment)
+        integer(entry.creationDate.timeIntervalSinceReferenceDate.bitPattern)
+        integer(entry.modificationDate.timeIntervalSinceReferenceDate.bitPattern)
+        integer(entry.accessControl.rawValue)
+    }
+
     /// The result's fields after the `ok` status.
     mutating func result(_ result: ShelfResult) {
         switch result {
@@ -136,6 +153,11 @@ extension FrameWriter {
         case .records(let found):
             integer(UInt32(found.count))
             for each in found { record(each) }
+        case let .found(records, generics):
+            integer(UInt32(records.count))
+            for each in records { record(each) }
+            integer(UInt32(generics.count))
+            for each in generics { generic(each) }
         case .changed(let report):
             server(report.server)
             for store in Store.allCases {
@@ -295,18 +317,44 @@ extension FrameReader {
         return record
     }
 
+    /// `count` records: `u32` count, then each (`record`).
+    mutating func records() throws -> [CredentialRecord] {
+        let count = Int(try integer(UInt32.self))
+        guard count <= buffer.byteCount else { throw AgentProtocol.MalformedFrame(reason: "a bad record count") }
+        var records: [CredentialRecord] = []
+        records.reserveCapacity(count)
+        for _ in 0..<count { records.append(try record()) }
+        return records
+    }
+
+    /// A generic password as `FrameWriter.generic` wrote it.
+    mutating func generic() throws -> GenericEntry {
+        guard let id = UUID(uuidString: try string()) else { throw AgentProtocol.MalformedFrame(reason: "a bad item id") }
+        let service = try string(), account = try string(), store = try self.store(), label = try string(), comment = try string()
+        let created = Date(timeIntervalSinceReferenceDate: Double(bitPattern: try integer(UInt64.self)))
+        let modified = Date(timeIntervalSinceReferenceDate: Double(bitPattern: try integer(UInt64.self)))
+        guard let accessControl = AccessControl(rawValue: try integer(UInt8.self)) else {
+            throw AgentProtocol.MalformedFrame(reason: "an unknown access control")
+        }
+        return GenericEntry(id: id, store: store, service: service, account: account, label: label, comment: comment,
+                            creationDate: created, modificationDate: modified, accessControl: accessControl)
+    }
+
     /// The result of `operation` after the `ok` status.
     mutating func result(of operation: ShelfOperation) throws -> ShelfResult {
         switch operation {
         case .get:
             return .record(try record())
-        case .list, .search:
+        case .list:
+            return .records(try records())
+        case .search:
+            let records = try records()
             let count = Int(try integer(UInt32.self))
-            guard count <= buffer.byteCount else { throw AgentProtocol.MalformedFrame(reason: "a bad record count") }
-            var records: [CredentialRecord] = []
-            records.reserveCapacity(count)
-            for _ in 0..<count { records.append(try record()) }
-            return .records(records)
+            guard count <= buffer.byteCount else { throw AgentProtocol.MalformedFrame(reason: "a bad generic password count") }
+            var generics: [GenericEntry] = []
+            generics.reserveCapacity(count)
+            for _ in 0..<count { generics.append(try generic()) }
+            return .found(records: records, generics: generics)
         case .change:
             var report = PasswordChangeReport(server: try server())
             for store in Store.allCases {

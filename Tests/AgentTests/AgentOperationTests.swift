@@ -99,7 +99,7 @@ import Testing
         try h.check(h.run(["add", "other.example", "bob", "--local", "--password-stdin", "--no-agent"], stdin: "x\n"))
         guard case .record(let after)? = try perform(h, .get(server: ServerPattern(site), account: "alice", filter: .local)),
               case .records(let listed)? = try perform(h, .list(server: nil, filter: .both)),
-              case .records(let found)? = try perform(h, .search(query: "BOB", filter: .both)) else {
+              case .found(let found, _)? = try perform(h, .search(query: "BOB", filter: .both)) else {
             Issue.record("the agent did not answer")
             return
         }
@@ -155,6 +155,38 @@ import Testing
             #expect(viaAgent.status == direct.status && viaAgent.stdout == direct.stdout && viaAgent.stderr == direct.stderr,
                     "\(command)\nagent: \(viaAgent)\ndirect: \(direct)")
         }
+    }
+
+    /// Issue 12 item 4: the agent's `search` answers the generic passwords
+    /// too (every field, dates exactly), so `keyshelf search` prints the
+    /// same with and without it.
+    @Test func searchThroughTheAgentCarriesGenericPasswords() throws {
+        let h = try AgentHarness()
+        defer { h.stop() }
+        try h.check(h.run(["add", "--service", "backup-tool", "robot", "--password-stdin", "--notes-stdin", "--label", "Nightly zoë"],
+                          stdin: "hunter2\nrotate in May\n"))
+        try h.check(h.run(["add", "--service", "wifi", "home\u{1B}[31m", "--password-stdin", "--synchronizable"], stdin: "psk\n"))
+        try h.check(h.run(["add", "backup.example", "web", "--password-stdin"], stdin: "pw\n"))
+        try h.check(h.run(["unlock"]))
+        guard case let .found(records, generics)? = try perform(h, .search(query: "BACKUP", filter: .both)) else {
+            Issue.record("the agent did not answer the search")
+            return
+        }
+        #expect(records.map(\.account) == ["web"])
+        let session = try VaultDirectory(url: URL(fileURLWithPath: h.vault)).unlock(password: Secret(utf8: AgentHarness.masterPassword))
+        let direct = try Keyshelf(vault: session).searchGenerics("BACKUP")
+        session.lock()
+        #expect(generics.map(\.account) == ["robot"])
+        #expect(generics == direct, "every field as the facade gives it")
+        let commands: [[String]] = [["search", "backup"], ["search", "E", "--json"], ["search", "ZOË"], ["search", "home"],
+                                    ["search", "wifi", "--json"], ["search", "hunter2"]]
+        for command in commands {
+            let viaAgent = try h.run(command, withPassword: false)
+            let direct = try h.run(command + ["--no-agent"])
+            #expect(viaAgent.status == direct.status && viaAgent.stdout == direct.stdout && viaAgent.stderr == direct.stderr,
+                    "\(command)\nagent: \(viaAgent)\ndirect: \(direct)")
+        }
+        #expect(try h.run(["search", "robot"], withPassword: false).stdout == "service:backup-tool\trobot\tlocal\n")
     }
 
     @Test func addThroughTheAgentReadsScriptedInputInOrder() throws {
@@ -323,6 +355,28 @@ import Testing
                 var short = FrameReader(SecureBytes(copying: whole[0..<cut]))
                 #expect(throws: AgentProtocol.MalformedFrame.self) { _ = try short.operation(operation.code) }
             }
+        }
+    }
+
+    @Test func searchRepliesRoundTripWithTheirGenericPasswordsAndCutOnesAreRejected() throws {
+        let generic = GenericEntry(id: UUID(), store: .shared, service: "Wi-Fi zoë", account: "home\u{1B}[31m", label: "Router",
+                                   comment: "line one\nline two", creationDate: Date(timeIntervalSinceReferenceDate: 786_000_000.123456789),
+                                   modificationDate: Date(timeIntervalSinceReferenceDate: 786_000_001.5), accessControl: .userPresence)
+        let result = ShelfResult.found(records: [CredentialRecord(server: try ServerName(parsing: "bücher.example:8443"), account: "anna",
+                                                                  password: nil, store: .local)],
+                                       generics: [generic, GenericEntry(id: UUID(), store: .local, service: "api", account: "ci", label: "",
+                                                                        comment: "", creationDate: Date(timeIntervalSince1970: 0),
+                                                                        modificationDate: Date(timeIntervalSince1970: 0), accessControl: .none)])
+        var writer = FrameWriter()
+        writer.result(result)
+        let whole = writer.withBody { Array($0) }
+        let operation = ShelfOperation.search(query: "x", filter: .both)
+        var reader = FrameReader(SecureBytes(copying: whole))
+        #expect(try reader.result(of: operation) == result)
+        #expect(reader.isAtEnd)
+        for cut in 0..<whole.count {
+            var short = FrameReader(SecureBytes(copying: whole[0..<cut]))
+            #expect(throws: AgentProtocol.MalformedFrame.self) { _ = try short.result(of: operation) }
         }
     }
 }

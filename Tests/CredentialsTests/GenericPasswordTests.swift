@@ -49,4 +49,35 @@ import Testing
         #expect(try vault.loadItems().local.first { $0.account == "a" }?.isDeleted == true)
         #expect(throws: KeychainError(.itemNotFound, "")) { try keyshelf.genericPassword(service: "api", account: "a") }
     }
+
+    /// Issue 12 item 4: the facade searches generic passwords with the rules
+    /// of `search` (service, account, label, notes; case folding; never
+    /// across two entries), so the CLI and the TUI find the same.
+    @Test func searchGenericsMatchesServiceAccountLabelAndNotesOnly() throws {
+        let (keyshelf, _) = try shelf(consent: ApproveAll())
+        try keyshelf.addGeneric(service: "Backup-Tool", account: "robot", password: secret("hunter2"), label: "Nightly Ünïcode", comment: "rotate in MAY")
+        try keyshelf.addGeneric(service: "wifi", account: "home", password: secret("psk-secret"), synchronizable: true)
+        try keyshelf.addGeneric(service: "api.example", account: "ci", password: secret("tok"))
+        _ = try keyshelf.setPasswordRules("minlength: 20", for: server("example.com"))
+        try keyshelf.add(server: server("backup.example"), account: "web", password: secret("w"), to: .local)
+        for query in ["backup-tool", "ROBOT", "nightly ünïcode", "ÜNÏ", "may"] {
+            #expect(keyshelf.searchGenerics(query).map(\.account) == ["robot"], "\(query)")
+        }
+        #expect(keyshelf.searchGenerics("").map(\.account) == ["robot", "ci", "home"], "all, sorted by service")
+        #expect(keyshelf.searchGenerics("hunter2").isEmpty, "passwords are never searched")
+        #expect(keyshelf.searchGenerics("psk").isEmpty)
+        #expect(keyshelf.searchGenerics("toolrobot").isEmpty && keyshelf.searchGenerics("mayapi").isEmpty, "no match across fields or entries")
+        #expect(keyshelf.searchGenerics("minlength").isEmpty && keyshelf.searchGenerics("keyshelf.").isEmpty, "reserved services are not searched")
+        #expect(keyshelf.searchGenerics("backup.example").isEmpty, "web logins are `search`'s")
+        #expect(keyshelf.search("backup").map(\.account) == ["web"])
+        #expect(keyshelf.searchGenerics("i", in: .shared).map(\.account) == ["home"])
+        #expect(keyshelf.searchGenerics("i", in: .local).map(\.account) == ["robot", "ci"])
+        let all = keyshelf.genericEntries()
+        for query in ["", "i", "robot", "zzz"] {
+            #expect(keyshelf.searchGenericPositions(query).map { all[$0].id } == keyshelf.searchGenerics(query).map(\.id), "\(query)")
+        }
+        // A change replaces the snapshot: the next search sees it.
+        try keyshelf.editGeneric(service: "wifi", account: "home", MetadataChanges(label: "Router"))
+        #expect(keyshelf.searchGenerics("router").map(\.account) == ["home"])
+    }
 }

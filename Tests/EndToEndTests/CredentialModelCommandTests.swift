@@ -102,6 +102,31 @@ import Testing
         #expect(try vault.run(["get", "--service", "x", "example.com", "alice"]).status == 2)
     }
 
+    /// Issue 12 item 4: `search` finds generic passwords as the TUI's `/`
+    /// does (service, account, label, notes) and prints them as `list` does.
+    @Test func searchPrintsMatchingGenericPasswordsAsListDoes() throws {
+        let vault = try TestVault()
+        #expect(try vault.run(["add", "--service", "backup-tool", "robot", "--password-stdin", "--notes-stdin", "--label", "Nightly"],
+                              stdin: "hunter2\nrotate in May\n").status == 0)
+        #expect(try vault.run(["add", "--service", "wifi", "home", "--password-stdin", "--synchronizable"], stdin: "psk\n").status == 0)
+        try vault.add("backup.example", "web", password: "pw")
+        for query in ["BACKUP-TOOL", "robot", "nightly", "may"] {
+            let found = try vault.run(["search", query])
+            #expect(found.status == 0, "\(query): \(found)")
+            #expect(found.lines == ["service:backup-tool\trobot\tlocal"], "\(query): \(found)")
+        }
+        // Web logins first, then the generic passwords' own group, as `list` prints them.
+        #expect(try vault.run(["search", "backup"]).lines == ["backup.example\tweb\tshared", "service:backup-tool\trobot\tlocal"])
+        let listed = try vault.run(["list", "--json"]).json() as? [[String: Any]]
+        let json = try vault.run(["search", "E", "--json"]).json() as? [[String: Any]]
+        #expect(json?.compactMap { $0["service"] as? String } == ["backup-tool", "wifi"])
+        #expect(json.map { NSArray(array: $0) } == listed.map { NSArray(array: $0) }, "the same objects as `list --json`")
+        #expect(json?.count == 3 && json?.allSatisfy { $0["password"] == nil } == true, "no secrets")
+        let none = try vault.run(["search", "hunter2"])
+        #expect(none.status == 3 && none.stdout.isEmpty, "passwords are never searched: \(none)")
+        #expect(try vault.run(["search", "wifi"]).lines == ["service:wifi\thome\tshared"])
+    }
+
     @Test func labelAndMultiLineNotesFromTheCommandLine() throws {
         let vault = try TestVault()
         let added = try vault.run(["add", "--service", "api", "ci", "--password-stdin", "--notes-stdin", "--label", "CI token"],

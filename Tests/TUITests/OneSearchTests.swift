@@ -52,4 +52,16 @@ import KeyshelfVault
         let shown = try shownByTheTUI("backup", in: vault)
         #expect(shown.count == 1)
     }
+
+    /// The generic passwords `/` shows are the facade's `searchGenerics`, as `keyshelf search` prints them.
+    @Test(arguments: ["backup", "ROBOT", "nightly", "may", "example", "pw-robot", "zzz"])
+    func theTUIShowsTheGenericPasswordsKeyshelfSearchFinds(query: String) throws {
+        let vault = try vault()
+        _ = try Keyshelf(vault: vault, consent: ApproveAll()).addGeneric(service: "backup-tool", account: "robot", password: Secret(utf8: "pw-robot"),
+                                                                         label: "Nightly", comment: "rotate in May")
+        _ = try Keyshelf(vault: vault, consent: ApproveAll()).addGeneric(service: "api.example", account: "ci", password: Secret(utf8: "tok"))
+        let keyshelf = try Keyshelf(vault: vault)
+        let cli = Set(keyshelf.search(query).map(\.id)).union(keyshelf.searchGenerics(query).map(\.id))
+        #expect(try shownByTheTUI(query, in: vault) == cli, "\(query)")
+    }
 }

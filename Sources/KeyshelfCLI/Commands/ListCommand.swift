@@ -44,12 +44,7 @@ struct ListCommand: Command {
         let records = shelf.entries(in: options.scope).map(\.record)
         let generics = shelf.genericEntries(in: options.scope)
         if options.json {
-            var writer = JSONWriter()
-            writer.beginArray()
-            for record in records { try RecordOutput.writeJSON(record, to: &writer) }
-            for entry in generics { try RecordOutput.writeJSON(entry, password: nil, to: &writer) }
-            writer.endArray()
-            context.standardOutput.write(String(decoding: writer.bytes, as: UTF8.self) + "\n")
+            try RecordOutput.printJSON(records, generics: generics, context)
         } else {
             RecordOutput.printLines(records, context)
             RecordOutput.printLines(generics, context)

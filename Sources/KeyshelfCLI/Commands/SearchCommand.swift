@@ -2,11 +2,12 @@ import KeyshelfAgent
 import KeyshelfCredentials
 import KeyshelfVault
 
-/// `keyshelf search QUERY [--json]`: matches servers, accounts, labels and notes;
-/// never prints passwords.
+/// `keyshelf search QUERY [--json]`: matches servers, accounts, labels and
+/// notes of web logins, and services, accounts, labels and notes of generic
+/// passwords (`Keyshelf.search`, `Keyshelf.searchGenerics`); never prints passwords.
 struct SearchCommand: Command {
     static let spec = CommandSpec(
-        name: "search", summary: "find credentials by server, account, label or note (no secrets)",
+        name: "search", summary: "find credentials by server or service, account, label or note (no secrets)",
         positionals: [.init(name: "QUERY", help: "text to look for (case-insensitive)")],
         shared: [.jsonListing, .vault, .passwordFD])
 
@@ -19,14 +20,16 @@ struct SearchCommand: Command {
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let records = try VaultAccess.opener(options, context).answer(
-            .search(query: query, filter: .both), yes: false, value: \.records)
+        let (records, generics) = try VaultAccess.opener(options, context).answer(
+            .search(query: query, filter: .both), yes: false, value: \.found)
+        // As `list` prints them: web logins, then the generic passwords' own group.
         if options.json {
-            try RecordOutput.printJSON(records, context)
+            try RecordOutput.printJSON(records, generics: generics, context)
         } else {
             RecordOutput.printLines(records, context)
+            RecordOutput.printLines(generics, context)
         }
-        if records.isEmpty {
+        if records.isEmpty && generics.isEmpty {
             throw KeychainError(.itemNotFound, "nothing matches \(InertText.quoted(query))")
         }
         return .success

@@ -52,11 +52,13 @@ enum RecordOutput {
         context.standardOutput.writeAndWipe(&bytes)
     }
 
-    /// Prints records (without passwords) as one JSON array.
-    static func printJSON(_ records: [CredentialRecord], _ context: CommandContext) throws(CLIError) {
+    /// Prints records (without passwords), then `generics` (`list`'s and
+    /// `search`'s own group, without passwords), as one JSON array.
+    static func printJSON(_ records: [CredentialRecord], generics: [GenericEntry] = [], _ context: CommandContext) throws(CLIError) {
         var writer = JSONWriter()
         writer.beginArray()
         for record in records { try writeJSON(record, to: &writer) }
+        for entry in generics { try writeJSON(entry, password: nil, to: &writer) }
         writer.endArray()
         context.standardOutput.write(String(decoding: writer.bytes, as: UTF8.self) + "\n")
     }
@@ -97,7 +99,7 @@ enum RecordOutput {
     }
 
     /// Prints generic passwords as "service:NAME<TAB>account<TAB>store" lines,
-    /// after the web logins (`list`'s own group; `get --service NAME ACCOUNT` reads one).
+    /// after the web logins (`list`'s and `search`'s own group; `get --service NAME ACCOUNT` reads one).
     static func printLines(_ entries: [GenericEntry], _ context: CommandContext) {
         var text = ""
         for entry in entries {

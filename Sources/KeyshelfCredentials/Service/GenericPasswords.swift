@@ -20,6 +20,20 @@ public struct GenericEntry: Sendable, Equatable, Identifiable {
     /// `.userPresence`: releasing it asks the master password again.
     public var accessControl: AccessControl
 
+    /// An entry as another process reported it (the agent's `search` reply).
+    public init(id: UUID, store: Store, service: String, account: String, label: String, comment: String,
+                creationDate: Date, modificationDate: Date, accessControl: AccessControl) {
+        self.id = id
+        self.store = store
+        self.service = service
+        self.account = account
+        self.label = label
+        self.comment = comment
+        self.creationDate = creationDate
+        self.modificationDate = modificationDate
+        self.accessControl = accessControl
+    }
+
     init(_ item: Item, store: Store) {
         id = item.id
         self.store = store
@@ -43,9 +57,16 @@ extension Keyshelf {
 
 extension ShelfReader {
     func genericEntries(service: String?, in filter: StoreFilter) -> [GenericEntry] {
-        let query = ItemQuery(itemClass: .genericPassword, service: service)
+        guard service != nil || filter != .both else { return generics }
+        return generics.filter { (service == nil || $0.service == service) && filter.contains($0.store) }
+    }
+
+    /// The live generic passwords of both stores of `snapshot`, reserved
+    /// services left out; sorted by service, then account, local before shared.
+    static func genericEntries(of snapshot: VaultContents) -> [GenericEntry] {
+        let query = ItemQuery(itemClass: .genericPassword)
         var found: [GenericEntry] = []
-        for store in filter.stores {
+        for store in Store.allCases {
             let list = snapshot[store]
             for i in list.indices(inPlace: query.matches) where !Keyshelf.isReservedService(list[i].service) {
                 found.append(GenericEntry(list[i], store: store))

@@ -66,6 +66,21 @@ extension Keyshelf {
         reader.genericEntries(service: service, in: filter)
     }
 
+    /// The generic passwords of `genericEntries(in: filter)` whose service,
+    /// account, label or notes contain `text`, case-insensitively: the
+    /// matching of `search` (one index, the same case folding, never across
+    /// two entries), so `keyshelf search` and the TUI's `/` find the same; all for "".
+    public func searchGenerics(_ text: String, in filter: StoreFilter = .both) -> [GenericEntry] {
+        reader.searchGenerics(text, in: filter)
+    }
+
+    /// Where the entries `searchGenerics(text)` returns sit in
+    /// `genericEntries()`: positions, ascending (as `searchPositions` for
+    /// `entries()`). Valid until the snapshot changes.
+    public func searchGenericPositions(_ text: String) -> [Int] {
+        reader.searchGenericPositions(text)
+    }
+
     // MARK: - Lookups
 
     /// `keyshelf get`: the password for `server` (and `account`), local store

@@ -1,12 +1,14 @@
 import Glibc
 
-/// Lower-cased search keys of a `Listing`'s entries, so the TUI can filter
-/// 100k credentials per keystroke.
+/// Lower-cased search keys of a `Listing`'s entries, or of generic
+/// passwords, so the TUI can filter 100k credentials per keystroke.
 ///
 /// Every entry's key — the lower-cased display host, A-label host, port,
-/// account, label and notes, separated by newlines — lives in one contiguous
-/// byte buffer, so a search is one pass over it. Built only when a search
-/// needs it: listings never pay for it.
+/// account, label and notes of a credential; the service, account, label and
+/// notes of a generic password; separated by newlines — lives in one
+/// contiguous byte buffer, so a search is one pass over it, with the same
+/// matching (case folding, no match across two entries) for both kinds.
+/// Built only when a search needs it: listings never pay for it.
 struct SearchIndex {
     /// Search keys of all entries, back to back; entry i's key is
     /// `keys[keyStarts[i]..<keyStarts[i + 1]]`.
@@ -29,19 +31,33 @@ struct SearchIndex {
             SearchIndex.appendLowercased(String(server.port), to: &serverKey)
             for i in range {
                 keys += serverKey
-                keys.append(10)
-                SearchIndex.appendLowercased(entries[i].account, to: &keys)
-                if !entries[i].label.isEmpty {
-                    keys.append(10)
-                    SearchIndex.appendLowercased(entries[i].label, to: &keys)
-                }
-                if !entries[i].comment.isEmpty {
-                    keys.append(10)
-                    SearchIndex.appendLowercased(entries[i].comment, to: &keys)
-                }
-                keyStarts.append(keys.count)
+                appendRest(account: entries[i].account, label: entries[i].label, comment: entries[i].comment)
             }
         }
+    }
+
+    /// The keys of `generics`, in their order: service, account, label, notes.
+    init(_ generics: [GenericEntry]) {
+        keyStarts.reserveCapacity(generics.count + 1)
+        for entry in generics {
+            SearchIndex.appendLowercased(entry.service, to: &keys)
+            appendRest(account: entry.account, label: entry.label, comment: entry.comment)
+        }
+    }
+
+    /// Ends the key begun before: account, then label and notes when not empty.
+    private mutating func appendRest(account: String, label: String, comment: String) {
+        keys.append(10)
+        SearchIndex.appendLowercased(account, to: &keys)
+        if !label.isEmpty {
+            keys.append(10)
+            SearchIndex.appendLowercased(label, to: &keys)
+        }
+        if !comment.isEmpty {
+            keys.append(10)
+            SearchIndex.appendLowercased(comment, to: &keys)
+        }
+        keyStarts.append(keys.count)
     }
 
     /// Indices (ascending) of the entries whose key contains `query`, case-insensitively.

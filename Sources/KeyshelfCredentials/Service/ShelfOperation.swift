@@ -16,7 +16,7 @@ public enum ShelfOperation: Sendable {
     case get(server: ServerPattern, account: String?, filter: StoreFilter)
     /// `Keyshelf.accounts(of:in:)` with a server, else `Keyshelf.entries(in:)`.
     case list(server: ServerPattern?, filter: StoreFilter)
-    /// `Keyshelf.search(_:in:)`.
+    /// `Keyshelf.search(_:in:)` and `Keyshelf.searchGenerics(_:in:)`: web logins and generic passwords.
     case search(query: String, filter: StoreFilter)
     /// Add or update (`keyshelf add`): `Keyshelf.changePassword(_:server:account:in:newItems:)`,
     /// every store of `filter` holding the account, else `newItems` (issue 13 rule 2).
@@ -38,8 +38,8 @@ public enum ShelfOperation: Sendable {
     }
 
     /// Runs the operation on `shelf`, asking `shelf.consent` as the facade does.
-    /// - Returns: `.record` for `get`, `.records` for `list` and `search`,
-    ///   `.changed` for `change`, `.deleted` for `delete`, `.deletedGeneric`
+    /// - Returns: `.record` for `get`, `.records` for `list`, `.found` for
+    ///   `search`, `.changed` for `change`, `.deleted` for `delete`, `.deletedGeneric`
     ///   for `deleteGeneric`.
     /// - Throws: the facade's `KeychainError`s (`itemNotFound` when nothing
     ///   matches, `userCanceled` when consent is declined, …) and `VaultError`s.
@@ -51,7 +51,8 @@ public enum ShelfOperation: Sendable {
             let entries = server.map { shelf.accounts(of: $0, in: filter) } ?? shelf.entries(in: filter)
             return .records(entries.map(\.record))
         case let .search(query, filter):
-            return .records(shelf.search(query, in: filter).map(\.record))
+            return .found(records: shelf.search(query, in: filter).map(\.record),
+                          generics: shelf.searchGenerics(query, in: filter))
         case let .change(server, account, password, filter, newItems):
             return .changed(try shelf.changePassword(password, server: server, account: account, in: filter, newItems: newItems))
         case let .delete(pattern, account, filter):
@@ -69,8 +70,11 @@ public enum ShelfOperation: Sendable {
 public enum ShelfResult: Sendable, Equatable {
     /// `get`: the record, with its password.
     case record(CredentialRecord)
-    /// `list`, `search`: records without passwords, in the facade's order.
+    /// `list`: records without passwords, in the facade's order.
     case records([CredentialRecord])
+    /// `search`: the matching web logins (without passwords) and generic
+    /// passwords, each in the facade's order.
+    case found(records: [CredentialRecord], generics: [GenericEntry])
     /// `change`: the outcome per store.
     case changed(PasswordChangeReport)
     /// `delete`: the server the account was deleted on and the stores it
@@ -84,9 +88,14 @@ public enum ShelfResult: Sendable, Equatable {
         if case .record(let found) = self { found } else { nil }
     }
 
-    /// The records of a `list` or `search`, else nil.
+    /// The records of a `list`, else nil.
     public var records: [CredentialRecord]? {
         if case .records(let found) = self { found } else { nil }
+    }
+
+    /// The web logins and generic passwords of a `search`, else nil.
+    public var found: (records: [CredentialRecord], generics: [GenericEntry])? {
+        if case let .found(records, generics) = self { (records, generics) } else { nil }
     }
 
     /// The report of a `change`, else nil.

@@ -7,8 +7,8 @@ import KeyshelfVault
 /// (get, lookup, reveal; `ShelfReader+Lookup`, `GenericPasswords`).
 ///
 /// The snapshot is loaded at `init` / `reload()` and replaced after each
-/// change (`ShelfWriter`); the listing and search index are built on first
-/// use after each replacement. It asks consent only to release a shared
+/// change (`ShelfWriter`); the listing, the generic passwords and their
+/// search indexes are built on first use after each replacement. It asks consent only to release a shared
 /// password (DESIGN §3) and the master password for `userPresence` items.
 final class ShelfReader {
     let vault: any CredentialVault
@@ -35,6 +35,23 @@ final class ShelfReader {
         if let cachedIndex { return cachedIndex }
         let built = SearchIndex(listing)
         cachedIndex = built
+        return built
+    }
+    /// Every live generic password of both stores, sorted as
+    /// `genericEntries` returns them; built on first use.
+    private var cachedGenerics: [GenericEntry]?
+    var generics: [GenericEntry] {
+        if let cachedGenerics { return cachedGenerics }
+        let built = Self.genericEntries(of: snapshot)
+        cachedGenerics = built
+        return built
+    }
+    /// The search keys of `generics`, built on the first search.
+    private var cachedGenericIndex: SearchIndex?
+    private var genericIndex: SearchIndex {
+        if let cachedGenericIndex { return cachedGenericIndex }
+        let built = SearchIndex(generics)
+        cachedGenericIndex = built
         return built
     }
 
@@ -64,6 +81,8 @@ final class ShelfReader {
         snapshotRevision = vault.revision
         cachedListing = nil
         cachedIndex = nil
+        cachedGenerics = nil
+        cachedGenericIndex = nil
     }
 
     /// Forgets which revision the snapshot is, so the next `refresh()` reloads.
@@ -96,6 +115,15 @@ final class ShelfReader {
 
     func searchPositions(_ text: String) -> [Int] {
         index.matches(text)
+    }
+
+    func searchGenerics(_ text: String, in filter: StoreFilter) -> [GenericEntry] {
+        let generics = self.generics
+        return genericIndex.matches(text).compactMap { filter.contains(generics[$0].store) ? generics[$0] : nil }
+    }
+
+    func searchGenericPositions(_ text: String) -> [Int] {
+        genericIndex.matches(text)
     }
 
     func searchDomains(_ text: String, in filter: StoreFilter) -> [DomainSummary] {

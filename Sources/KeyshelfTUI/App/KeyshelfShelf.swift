@@ -62,14 +62,11 @@ public final class KeyshelfShelf: Shelf {
     }
 
     public func search(_ query: String) -> [Int] {
-        let credentials = entries.count
-        // The facade's positions are `entries` positions, which `records()` keeps; the generic passwords follow them.
+        let credentials = entries.count, genericCount = generics.count
+        // The facade's positions are `entries` and `generics` positions, which
+        // `records()` keeps in that order: the generic passwords follow the credentials.
         var found = keyshelf.searchPositions(query).filter { $0 < credentials }
-        let needle = query.lowercased()
-        for (offset, entry) in generics.enumerated()
-        where [entry.service, entry.account, entry.label, entry.comment].contains(where: { $0.lowercased().contains(needle) }) {
-            found.append(credentials + offset)
-        }
+        found += keyshelf.searchGenericPositions(query).lazy.filter { $0 < genericCount }.map { credentials + $0 }
         return found
     }
 

@@ -36,7 +36,8 @@ public protocol Shelf: AnyObject {
     /// in that array, ascending: the fields `keyshelf search` matches
     /// (`Keyshelf.search`: server as shown and as A-label, port, account,
     /// label, notes; case-insensitive), so `/` and the CLI find the same
-    /// credentials. Generic passwords match on service, account, label, notes.
+    /// credentials; generic passwords as `Keyshelf.searchGenerics` matches
+    /// them (service, account, label, notes), as `keyshelf search` prints them.
     func search(_ query: String) -> [Int]
     /// The password of `record`; a `userPresence` item asks the master password
     /// through `prompts`, naming `purpose` (show or copy) in the reason.
