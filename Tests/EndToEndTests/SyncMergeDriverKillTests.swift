@@ -7,8 +7,9 @@ import Testing
 /// that `keyshelf sync` completes (docs/sync.md, "A plain `git pull`").
 @Suite(.serialized) struct SyncMergeDriverKillTests {
     /// Delays, in ms, between the driver's start and its SIGKILL: from before
-    /// it has opened anything to after it has usually finished (a debug build).
-    static let killDelays = [0, 5, 10, 20, 40, 80, 160, 320]
+    /// it has opened anything to after it has usually finished (a debug
+    /// build's driver takes about 50–70 ms, so the middle is dense).
+    static let killDelays = [0, 5, 10, 20, 30, 40, 50, 60, 80, 160]
 
     @Test func sigkillDuringTheMergeDriverLeavesVaultAndRepositoryUsable() throws {
         let world = try SyncTests.World()
