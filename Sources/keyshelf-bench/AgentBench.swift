@@ -8,7 +8,10 @@ import KeyshelfVault
 // only the notes hold: pass and gopass must `grep` every decrypted file);
 // `find` by name (an account: `pass find`, `gopass find` look at file names
 // only); `add` of an entry right after an `rm` of it, as a user re-adding an
-// account does (keyshelf revives the tombstone; the `rm` is not timed).
+// account does (keyshelf revives the tombstone; the `rm` is not timed);
+// keyshelf only, 20 runs each (issue 14): `edit` one credential's label
+// (`keyshelf edit`, which opens the vault with the agent's keys) and `update`
+// its password (`add --yes` of the saved account, which the agent answers).
 // The same credentials in each: server siteN.example, account
 // userN@example.com, password password-N, notes "login page
 // https://siteN.example/login" (pass/gopass: the file
@@ -18,9 +21,10 @@ import KeyshelfVault
 // Runs are interleaved (keyshelf, pass, gopass, keyshelf, …) so that the load
 // of other work on the machine falls on every tool alike.
 // Environment: KEYSHELF_BENCH_COUNTS=1000,10000,100000 (the default) the
-// sizes; KEYSHELF_BENCH_OPS=get,list,search,find,add (the default) the rows;
-// KEYSHELF_BENCH_PEERS_UP_TO=N (default 100000) the largest size with pass and
-// gopass; KEYSHELF_BENCH_GREP_UP_TO=N (default 10000) the largest size for
+// sizes; KEYSHELF_BENCH_OPS=get,list,search,find,add,edit,update (the default)
+// the rows (with only edit and update, pass and gopass are neither needed nor
+// set up); KEYSHELF_BENCH_PEERS_UP_TO=N (default 100000) the largest size with
+// pass and gopass; KEYSHELF_BENCH_GREP_UP_TO=N (default 10000) the largest size for
 // their `grep`, which decrypts every file (minutes at 10k);
 // KEYSHELF_BENCH_HOLD=1 prints each size's keyshelf environment and waits for
 // a line on standard input before timing (to profile its agent meanwhile).
@@ -35,20 +39,24 @@ func runAgentBenchmarks() throws {
         print("no release keyshelf next to keyshelf-bench; run: swift build -c release --static-swift-stdlib")
         return
     }
-    for tool in ["/usr/bin/pass", "/usr/bin/gopass", "/usr/bin/gpg"] where !FileManager.default.isExecutableFile(atPath: tool) {
-        print("\(tool) is missing; run: apt-get install pass gopass gnupg")
-        return
-    }
     let environment = ProcessInfo.processInfo.environment
     let counts = environment["KEYSHELF_BENCH_COUNTS"]?.split(separator: ",").compactMap { Int($0) } ?? [1_000, 10_000, 100_000]
     let ops = environment["KEYSHELF_BENCH_OPS"]?.split(separator: ",").map(String.init)
     let peersUpTo = environment["KEYSHELF_BENCH_PEERS_UP_TO"].flatMap { Int($0) } ?? 100_000
+    let keyshelfOnly: Set = ["edit", "update"]
+    let wantsPeers = ops.map { !Set($0).isSubset(of: keyshelfOnly) } ?? true
+    if wantsPeers && counts.contains(where: { $0 <= peersUpTo }) {
+        for tool in ["/usr/bin/pass", "/usr/bin/gopass", "/usr/bin/gpg"] where !FileManager.default.isExecutableFile(atPath: tool) {
+            print("\(tool) is missing; run: apt-get install pass gopass gnupg")
+            return
+        }
+    }
     let grepUpTo = environment["KEYSHELF_BENCH_GREP_UP_TO"].flatMap { Int($0) } ?? 10_000
     print("wall time per command in ms (process start included): median (fastest–slowest); ratio = peer median / keyshelf median")
     print("credentials  op      keyshelf+agent            pass                      gopass                    pass/ks  gopass/ks  runs  load")
     for count in counts {
         let setUp = Date()
-        let bench = try AgentBench(binary: binary, count: count, peers: count <= peersUpTo)
+        let bench = try AgentBench(binary: binary, count: count, peers: wantsPeers && count <= peersUpTo)
         defer { bench.remove() }
         print("# \(count) credentials set up in \(String(format: "%.0f", Date().timeIntervalSince(setUp))) s, load \(loadAverage())")
         if environment["KEYSHELF_BENCH_HOLD"] == "1" {
@@ -65,6 +73,8 @@ func runAgentBenchmarks() throws {
         let noteText = "site\(probe).example/login"
         // The re-added entry: its directory keeps another file, so neither peer removes it on `rm`.
         let readded = (server: "site0.example", account: "user0@example.com", path: "site0.example/user0@example.com")
+        // Each edit writes a value the record does not hold yet, so every run saves.
+        var edits = 0
         let rows: [AgentRow] = [
             AgentRow(op: "get", runs: quick,
                      keyshelf: { try bench.keyshelf(["get", "site\(probe).example", "user\(probe)@example.com", "--yes"]) },
@@ -89,6 +99,19 @@ func runAgentBenchmarks() throws {
                      keyshelfBefore: { try bench.keyshelf(["rm", readded.server, readded.account, "--yes"]) },
                      passBefore: { try bench.pass(["rm", "-f", readded.path]) },
                      gopassBefore: { try bench.gopass(["rm", readded.path], stdin: "y\n") }),
+            AgentRow(op: "edit", runs: 20,
+                     keyshelf: {
+                         edits += 1
+                         try bench.keyshelf(["edit", "site\(probe).example", "user\(probe)@example.com", "--label", "edited \(edits)"])
+                     },
+                     pass: nil, gopass: nil),
+            AgentRow(op: "update", runs: 20,
+                     keyshelf: {
+                         edits += 1
+                         try bench.keyshelf(["add", "site\(probe).example", "user\(probe)@example.com", "--password-stdin", "--yes"],
+                                            stdin: "updated-\(edits)\n")
+                     },
+                     pass: nil, gopass: nil),
         ]
         for row in rows where ops?.contains(row.op) ?? true {
             let samples = try row.measure(peers: bench.hasPeers)

@@ -6,9 +6,15 @@ import KeyshelfVault
 // `keyshelf-bench sync`: the merge of 10 000 shared credentials with 100
 // changes on each side (in process), a whole `keyshelf sync` of that through
 // git with a bare file:// remote (release binary beside this one), and the
-// remote's size after single-record syncs (after `git gc`). docs/benchmarks.md.
+// remote's growth per single-record sync over 100 of them (after `git gc`).
+// KEYSHELF_BENCH_COUNTS=10000 (the default) the sizes. docs/benchmarks.md.
 func runSyncBenchmarks() throws {
-    let count = 10_000
+    let counts = ProcessInfo.processInfo.environment["KEYSHELF_BENCH_COUNTS"]?.split(separator: ",").compactMap { Int($0) } ?? [10_000]
+    for count in counts { try runSyncBenchmark(count: count) }
+}
+
+/// The in-process merge, then the runs through git, at `count` shared credentials.
+private func runSyncBenchmark(count: Int) throws {
     let now = Date()
     let base = (0..<count).map { i -> Item in
         var item = Item(account: "user\(i)@example.com", server: "site\(i % 997).example", label: "L\(i)",
@@ -75,14 +81,16 @@ private func runGitSyncBenchmark(count: Int) throws {
     print("keyshelf sync of \(count) credentials, 100 changes each side: \(milliseconds(syncB)) (pushes only), \(milliseconds(syncA)) (fetch, merge, commit, push)")
     try spawnAndWait("/usr/bin/git", ["-C", remote.path, "gc", "--quiet"], environment: env)
     let before = try directoryBytes(remote)
-    let syncs = 20
+    let syncs = 100
     for n in 0..<syncs {
         try edit(a, 1, tag: "single\(n)")
         try spawnAndWait(binary.path, ["sync", "--vault", a.path], environment: env)
     }
     try spawnAndWait("/usr/bin/git", ["-C", remote.path, "gc", "--quiet"], environment: env)
     let after = try directoryBytes(remote)
-    print("remote after git gc: \(before / 1024) KiB, then \(after / 1024) KiB after \(syncs) single-record syncs: \((after - before) / syncs / 1024) KiB per sync")
+    let perSync = Double(after - before) / Double(syncs) / 1024
+    print("remote after git gc: \(before / 1024) KiB, then \(after / 1024) KiB after \(syncs) single-record syncs: "
+          + String(format: "%.1f KiB per sync", perSync))
 }
 
 private func directoryBytes(_ url: URL) throws -> Int {

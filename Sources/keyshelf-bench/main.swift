@@ -21,6 +21,7 @@ let areas: [(name: String, run: () throws -> Void)] = [
     ("agent", runAgentBenchmarks),
     ("audit", runAuditBenchmarks),
     ("otp", runOtpBenchmarks),
+    ("sync", runSyncBenchmarks),
 ]
 let wanted = CommandLine.arguments.dropFirst().first ?? "all"
 for area in areas where wanted == "all" || wanted == area.name {
