@@ -49,14 +49,16 @@ enum PasswordChange {
                 store: store, limits: limits, salt: salt, vaultKey: vaultKey, passwordKey: passwordKey,
                 chunkByteCount: states[index].header.chunkByteCount)
             let plaintext = states[index].wholePlaintext()
-            let header = try VaultFile.sealedHeader(for: plaintext, header: template, vaultKey: vaultKey, passwordKey: passwordKey)
+            // New keys: no segment of the old file can be kept.
+            let layout = SegmentLayout(plaintext, chunkByteCount: Int(template.chunkByteCount))
+            let header = try VaultFile.sealedHeader(for: layout, header: template, vaultKey: vaultKey, passwordKey: passwordKey)
             states[index].header = header
             states[index].passwordKey = passwordKey
             states[index].vaultKey = vaultKey
             guard let identity = states[index].identity else { continue }
             var payload: [UInt8] = []
             payload.reserveCapacity(Int(header.payloadByteCount))
-            payloadTags[index] = try VaultFile.seal(plaintext, header: header, vaultKey: vaultKey) { payload.append(contentsOf: $0) }
+            payloadTags[index] = try layout.seal(plaintext, header: header, vaultKey: vaultKey) { payload.append(contentsOf: $0) }
             files.append(JointReplace.File(name: store.fileName, header: header.serialized(), payload: payload, expected: identity))
         }
         let replaced = try JointReplace.replace(directory: directory, files: files)

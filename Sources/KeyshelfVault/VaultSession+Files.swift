@@ -37,14 +37,16 @@ extension VaultSession {
     @discardableResult
     static func save(_ items: [Item], plaintext: SecureBytes, store: Store, file: inout FileState, directory: String,
                      rotateBackups: Bool = true) throws -> [VaultWarning] {
-        let header = try VaultFile.sealedHeader(for: plaintext, header: file.header, vaultKey: file.vaultKey, passwordKey: file.passwordKey)
+        let old = keptSegments(of: file, path: directory + "/" + store.fileName)
+        let layout = SegmentLayout(plaintext, chunkByteCount: Int(file.header.chunkByteCount), reusing: old.segments, from: old.bytes)
+        let header = try VaultFile.sealedHeader(for: layout, header: file.header, vaultKey: file.vaultKey, passwordKey: file.passwordKey)
         let vaultKey = file.vaultKey
         var payloadTag: [UInt8] = []
         // Sealed chunk by chunk straight into the temporary file: no second whole-file buffer.
         let saved = try AtomicFile.replace(
             directory: directory, name: store.fileName, header: header.serialized(),
             payloadByteCount: Int(header.payloadByteCount),
-            writePayload: { write in payloadTag = try VaultFile.seal(plaintext, header: header, vaultKey: vaultKey, output: write) },
+            writePayload: { write in payloadTag = try layout.seal(plaintext, header: header, vaultKey: vaultKey, output: write) },
             expected: file.identity, rotateBackups: rotateBackups)
         file.identity = saved.identity
         file.header = header
@@ -54,6 +56,19 @@ extension VaultSession {
         file.appendixCount = 0
         file.hasUnfinishedAppend = false
         return saved.warnings
+    }
+
+    /// The base segments of the v3 file on disk that `file` was read from,
+    /// which a whole-file save keeps when their records did not change.
+    /// Empty when there is none to keep: another format, another version on
+    /// disk (the save then refuses it anyway), or a file that does not open.
+    private static func keptSegments(of file: FileState, path: String) -> (segments: [SegmentLayout.OldSegment], bytes: [UInt8]) {
+        guard file.header.version >= 3, let identity = file.identity,
+              let read = try? FileSystem.read(path), read.identity == identity,
+              let header = try? VaultHeader.parse(read, expected: file.header.store, path: path),
+              header.nonce == file.header.nonce, header.wrappedKey == file.header.wrappedKey,
+              let segments = try? VaultFile.baseSegments(read.bytes, header: header, vaultKey: file.vaultKey, path: path) else { return ([], []) }
+        return (segments, read.bytes)
     }
 
     /// Most appendices a file gets before the next write replaces it whole

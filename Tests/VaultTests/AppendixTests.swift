@@ -28,11 +28,13 @@ import KeyshelfCrypto
         let plaintext = state.wholePlaintext()
         var header = try VaultFile.makeHeader(version: 2, store: store, limits: state.header.limits, salt: state.header.salt,
                                               vaultKey: state.vaultKey, passwordKey: state.passwordKey)
-        header.payloadByteCount = UInt64(VaultFile.segmentPrefixByteCount
-            + SecretStream.sealedByteCount(plaintextByteCount: plaintext.byteCount, chunkByteCount: Int(header.chunkByteCount)))
+        // v2: one segment, its associated data the header's first 15 bytes.
+        let sealed = try SecretStream.seal(plaintext, key: state.vaultKey, chunkByteCount: Int(header.chunkByteCount),
+                                           associatedData: header.payloadAssociatedData())
+        header.payloadByteCount = UInt64(VaultFile.segmentPrefixByteCount + sealed.count)
         var out = header.serialized()
-        _ = try VaultFile.seal(plaintext, header: header, vaultKey: state.vaultKey) { out.append(contentsOf: $0) }
-        try writeBytes(out, to: vault.file(store))
+        out.appendLittleEndian(UInt32(sealed.count))
+        try writeBytes(out + sealed, to: vault.file(store))
     }
 
     @Test func addingItemsGrowsTheFileInPlaceWithoutABackup() throws {

@@ -110,12 +110,16 @@ import KeyshelfCrypto
         try VaultSession.save(items, plaintext: plaintext, store: .local, file: &file, directory: vault.path)
         #expect(try vault.directory.unlock(password: testPassword).contents().local == items)
 
+        // v3: one base segment (its records), then the manifest; the base segment loses its last chunk.
         let whole = try readBytes(vault.file(.local))
         let lastPlaintext = plaintext.byteCount % chunk == 0 ? chunk : plaintext.byteCount % chunk
         let cut = SecretStream.chunkOverheadByteCount + lastPlaintext
+        let base = whole.withUnsafeBytes { Int($0.loadLittleEndian(UInt32.self, at: VaultHeader.byteCount)) }
+        let baseEnd = VaultHeader.byteCount + VaultFile.segmentPrefixByteCount + base
         let payload = Int(file.header.payloadByteCount) - cut
-        var hostile = Self.setting(UInt64(payload), at: VaultHeader.payloadByteCountOffset, in: Array(whole.dropLast(cut)))
-        hostile = withValidChecksum(Self.setting(UInt32(payload - VaultFile.segmentPrefixByteCount), at: VaultHeader.byteCount, in: hostile))
+        var hostile = Self.setting(UInt64(payload), at: VaultHeader.payloadByteCountOffset,
+                                   in: Array(whole[..<(baseEnd - cut)]) + whole[baseEnd...])
+        hostile = withValidChecksum(Self.setting(UInt32(base - cut), at: VaultHeader.byteCount, in: hostile))
         try writeBytes(hostile, to: vault.file(.local))
         let error = OpenFailureTests.failedOpen(vault)
         #expect(error?.code == .truncated, "\(String(describing: error))")

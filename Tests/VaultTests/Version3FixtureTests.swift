@@ -4,12 +4,12 @@ import KeyshelfCrypto
 @testable import KeyshelfVault
 
 /// Vault files in format v3 committed under Fixtures/v3 (see
-/// Fixtures/README.md): `local.vault` is one whole segment; `shared.vault`
-/// is a first segment whose first record has another comment, then one
-/// appendix holding that record as `KnownAnswerTests.shared` has it and
-/// nothing else, so the file opens to `KnownAnswerTests.shared` only when
-/// the appendix replaces the record in its place (docs/vault-format.md,
-/// "Appendices"). Re-record on purpose with
+/// Fixtures/README.md): `local.vault` is one base segment and its manifest;
+/// `shared.vault` is a base segment whose first record has another
+/// comment, the manifest, then one appendix holding that record as
+/// `KnownAnswerTests.shared` has it and nothing else, so the file opens to
+/// `KnownAnswerTests.shared` only when the appendix replaces the record in
+/// its place (docs/vault-format.md, "Segments (v3)", "Appendices"). Re-record on purpose with
 /// `KEYSHELF_RECORD_FIXTURES=1 swift test --filter Version3FixtureTests`.
 @Suite struct Version3FixtureTests {
     static let password = Secret(utf8: "keyshelf fixture v3")
@@ -41,9 +41,10 @@ import KeyshelfCrypto
             var items = base
             let plaintext = RecordCodec.encode(&items)
             let template = try VaultFile.makeHeader(store: store, limits: .minimum, salt: salt, vaultKey: vaultKey, passwordKey: passwordKey)
-            var header = try VaultFile.sealedHeader(for: plaintext, header: template, vaultKey: vaultKey, passwordKey: passwordKey)
+            let layout = SegmentLayout(plaintext, chunkByteCount: Int(template.chunkByteCount))
+            var header = try VaultFile.sealedHeader(for: layout, header: template, vaultKey: vaultKey, passwordKey: passwordKey)
             var payload: [UInt8] = []
-            let tag = try VaultFile.seal(plaintext, header: header, vaultKey: vaultKey) { payload.append(contentsOf: $0) }
+            let tag = try layout.seal(plaintext, header: header, vaultKey: vaultKey) { payload.append(contentsOf: $0) }
             if !appended.isEmpty {
                 var records = appended
                 payload += try VaultFile.sealAppendix(RecordCodec.encode(&records), header: header, vaultKey: vaultKey, payloadTag: tag, index: 0)
@@ -69,9 +70,14 @@ import KeyshelfCrypto
             #expect(Array(bytes[8..<10]) == [3, 0])                       // version 3
             let payload = bytes[120..<128].reversed().reduce(0) { $0 << 8 | Int($1) }
             #expect(payload == bytes.count - 144)
-            let first = bytes[144..<148].reversed().reduce(0) { $0 << 8 | Int($1) }
-            // local: one segment; shared: the first segment, then one appendix.
-            #expect((4 + first == payload) == (store == .local))
+            func length(at offset: Int) -> Int { bytes[offset..<(offset + 4)].reversed().reduce(0) { $0 << 8 | Int($1) } }
+            // One base segment, then the manifest (its length's high bit set): one tag.
+            let base = length(at: 144)
+            let manifest = length(at: 148 + base)
+            #expect(manifest & 0x8000_0000 != 0)
+            #expect(manifest & 0x7FFF_FFFF == 24 + 17 + 4 + 16)
+            // local: nothing more; shared: one appendix.
+            #expect((8 + base + manifest & 0x7FFF_FFFF == payload) == (store == .local))
         }
     }
 

@@ -72,51 +72,137 @@ enum VaultFile {
         segmentPrefixByteCount + SecretStream.sealedByteCount(plaintextByteCount: chunkByteCount, chunkByteCount: chunkByteCount)
     }
 
-    /// Authenticates the whole payload (v1: one secretstream; v2: its
-    /// segments, which must fill it exactly), then decodes it. Nothing is
-    /// returned unless every chunk verifies and each segment ends FINAL.
-    /// - Throws: `.damaged`, `.truncated`.
-    static func open(_ file: [UInt8], header: VaultHeader, vaultKey: SecureBytes, path: String) throws -> Opened {
+    /// The high bit of a v3 segment's length marks the manifest (docs/vault-format.md, "Segments (v3)").
+    static let manifestFlag: UInt32 = 0x8000_0000
+
+    /// A v3 base segment's associated data: header bytes 0..<15 and the role
+    /// byte 1. Nothing about its place: a segment keeps its bytes when the
+    /// segments around it change; the manifest fixes the order.
+    static func baseSegmentAssociatedData(_ header: VaultHeader) -> [UInt8] {
+        header.payloadAssociatedData() + [1]
+    }
+
+    /// The v3 manifest's associated data: header bytes 0..<15 and the role byte 2.
+    static func manifestAssociatedData(_ header: VaultHeader) -> [UInt8] {
+        header.payloadAssociatedData() + [2]
+    }
+
+    /// The segments of a payload: where each secretstream lies (after its
+    /// length prefix) and, in v3, which one is the manifest.
+    private struct Segments {
+        var ranges: [Range<Int>] = []
+        var manifest: Int?
+    }
+
+    /// Reads the segment lengths of a v2/v3 payload, checking each as it is
+    /// found, so that a damaged payload (a run of zero bytes reads as empty
+    /// segments) fails in bounded memory.
+    private static func segments(_ file: [UInt8], end: Int, header: VaultHeader, path: String) throws -> Segments {
+        var found = Segments()
+        var offset = VaultHeader.byteCount
+        repeat {
+            guard end - offset >= segmentPrefixByteCount else { throw segmentsError(path) }
+            var length = file.withUnsafeBytes { $0.loadLittleEndian(UInt32.self, at: offset) }
+            if header.version >= 3, length & manifestFlag != 0 {
+                guard found.manifest == nil, !found.ranges.isEmpty else {
+                    throw VaultError(.damaged, file: path, reason: "is damaged (its payload's segment list is not where it belongs); \(VaultError.restoreAdvice)")
+                }
+                found.manifest = found.ranges.count
+                length &= ~manifestFlag
+            }
+            offset += segmentPrefixByteCount
+            guard Int(length) <= end - offset else { throw segmentsError(path) }
+            guard Int(length) >= smallestSegmentByteCount else {
+                throw VaultError(.damaged, file: path, reason: "is damaged (segment \(found.ranges.count + 1) of its payload is \(length) bytes, shorter than any encrypted segment); \(VaultError.restoreAdvice)")
+            }
+            let appendices = found.ranges.count - (header.version >= 3 ? (found.manifest ?? found.ranges.count) : 0)
+            guard appendices <= VaultSession.maximumAppendixCount else {
+                throw VaultError(.damaged, file: path, reason: "is damaged (its payload holds more than \(VaultSession.maximumAppendixCount) appendices, more than keyshelf writes); \(VaultError.restoreAdvice)")
+            }
+            found.ranges.append(offset..<(offset + Int(length)))
+            offset += Int(length)
+        } while offset < end
+        if header.version >= 3, found.manifest == nil {
+            throw VaultError(.damaged, file: path, reason: "is damaged (its payload has no segment list); \(VaultError.restoreAdvice)")
+        }
+        return found
+    }
+
+    /// The base segments of a v3 file (before its manifest), authenticated
+    /// against the manifest and decrypted, for a save that keeps the
+    /// unchanged ones (`SegmentLayout`); empty for v1 and v2 files.
+    /// - Throws: the errors of `open`.
+    static func baseSegments(_ file: [UInt8], header: VaultHeader, vaultKey: SecureBytes, path: String) throws -> [SegmentLayout.OldSegment] {
+        guard header.version >= 3 else { return [] }
+        let end = try payloadEnd(file, header: header, path: path)
+        let found = try segments(file, end: end, header: header, path: path)
+        let base = try openBase(file, found, header: header, vaultKey: vaultKey, path: path)
+        return zip(found.ranges, base.lists).map { SegmentLayout.OldSegment(ciphertext: $0, records: $1) }
+    }
+
+    private static func payloadEnd(_ file: [UInt8], header: VaultHeader, path: String) throws -> Int {
         let end = VaultHeader.byteCount + Int(header.payloadByteCount)
         // The header was checked against the size on disk; fewer bytes were read when the file shrank meanwhile.
         guard end <= file.count else {
             throw VaultError(.truncated, file: path, reason: "is truncated (\(file.count) bytes read, its header announces \(end)); \(VaultError.restoreAdvice)")
         }
-        var segments: [Range<Int>] = []
-        if header.version == 1 {
-            segments = [VaultHeader.byteCount..<end]
-        } else {
-            // Every segment is checked as it is found, so a damaged payload
-            // (a run of zero bytes reads as empty segments) fails in bounded memory.
-            var offset = VaultHeader.byteCount
-            repeat {
-                guard end - offset >= segmentPrefixByteCount else { throw segmentsError(path) }
-                let length = file.withUnsafeBytes { Int($0.loadLittleEndian(UInt32.self, at: offset)) }
-                offset += segmentPrefixByteCount
-                guard length <= end - offset else { throw segmentsError(path) }
-                guard length >= smallestSegmentByteCount else {
-                    throw VaultError(.damaged, file: path, reason: "is damaged (segment \(segments.count + 1) of its payload is \(length) bytes, shorter than any encrypted segment); \(VaultError.restoreAdvice)")
-                }
-                guard segments.count <= VaultSession.maximumAppendixCount else {
-                    throw VaultError(.damaged, file: path, reason: "is damaged (its payload holds more than \(VaultSession.maximumAppendixCount) appendices, more than keyshelf writes); \(VaultError.restoreAdvice)")
-                }
-                segments.append(offset..<(offset + length))
-                offset += length
-            } while offset < end
+        return end
+    }
+
+    /// Opens the segments before the first appendix: v1's and v2's first
+    /// segment; v3's base segments, each checked against its tag in the
+    /// manifest. Returns their record lists and the tag appendices authenticate.
+    private static func openBase(_ file: [UInt8], _ found: Segments, header: VaultHeader, vaultKey: SecureBytes, path: String) throws -> (lists: [SecureBytes], tag: [UInt8]) {
+        func damaged(_ what: String) -> VaultError {
+            VaultError(.damaged, file: path, reason: "is damaged (\(what)); \(VaultError.restoreAdvice)")
         }
-        let payload = segments[0]
+        func open(_ range: Range<Int>, _ associatedData: [UInt8]) throws -> SecureBytes {
+            do {
+                return try openSegment(file, range, header: header, vaultKey: vaultKey, associatedData: associatedData)
+            } catch CryptoError.truncatedStream {
+                throw VaultError(.truncated, file: path, reason: "is truncated (its encrypted payload lacks its final chunk); \(VaultError.restoreAdvice)")
+            } catch {
+                throw damaged("its encrypted payload does not authenticate")
+            }
+        }
+        func tag(_ range: Range<Int>) -> [UInt8] {
+            // Taken once the segment opened (or its length checked), so it is longer than a MAC.
+            Array(file[(range.upperBound - payloadTagByteCount)..<range.upperBound])
+        }
+        guard let manifestIndex = found.manifest else {
+            let first = try open(found.ranges[0], header.payloadAssociatedData())
+            return ([first], header.version == 1 ? [] : tag(found.ranges[0]))
+        }
+        let manifestRange = found.ranges[manifestIndex]
+        let manifest = try open(manifestRange, manifestAssociatedData(header))
+        let tags = manifest.withUnsafeBytes { buffer -> [[UInt8]]? in
+            guard buffer.count == SegmentLayout.manifestByteCount(manifestIndex),
+                  Int(buffer.loadLittleEndian(UInt32.self, at: 0)) == manifestIndex else { return nil }
+            return (0..<manifestIndex).map { Array(buffer[(4 + $0 * payloadTagByteCount)..<(4 + ($0 + 1) * payloadTagByteCount)]) }
+        }
+        guard let tags else { throw damaged("its segment list does not match its segments") }
         var lists: [SecureBytes] = []
-        do {
-            lists.append(try openSegment(file, payload, header: header, vaultKey: vaultKey, associatedData: header.payloadAssociatedData()))
-        } catch CryptoError.truncatedStream {
-            throw VaultError(.truncated, file: path, reason: "is truncated (its encrypted payload lacks its final chunk); \(VaultError.restoreAdvice)")
-        } catch {
-            throw VaultError(.damaged, file: path, reason: "is damaged (its encrypted payload does not authenticate); \(VaultError.restoreAdvice)")
+        for (index, range) in found.ranges[..<manifestIndex].enumerated() {
+            // Opened first, so that a segment cut short is reported as truncated.
+            lists.append(try open(range, baseSegmentAssociatedData(header)))
+            guard tag(range) == tags[index] else { throw damaged("segment \(index + 1) is not the one its segment list names") }
         }
-        // Taken once the segment opened, so it is known to be longer than a MAC.
-        let payloadTag = header.version == 1 ? [] : Array(file[(payload.upperBound - payloadTagByteCount)..<payload.upperBound])
-        for (index, segment) in segments.dropFirst().enumerated() {
-            let associatedData = appendixAssociatedData(header: header, payloadTag: payloadTag, index: index)
+        return (lists, tag(manifestRange))
+    }
+
+    /// Authenticates the whole payload (v1: one secretstream; v2: its
+    /// segments, which must fill it exactly; v3: its base segments, its
+    /// manifest and its appendices), then decodes it. Nothing is returned
+    /// unless every chunk verifies and each segment ends FINAL.
+    /// - Throws: `.damaged`, `.truncated`.
+    static func open(_ file: [UInt8], header: VaultHeader, vaultKey: SecureBytes, path: String) throws -> Opened {
+        let end = try payloadEnd(file, header: header, path: path)
+        let found = header.version == 1 ? Segments(ranges: [VaultHeader.byteCount..<end]) : try segments(file, end: end, header: header, path: path)
+        let base = try openBase(file, found, header: header, vaultKey: vaultKey, path: path)
+        var lists = base.lists
+        let appendices = found.ranges[(found.manifest.map { $0 + 1 } ?? 1)...]
+        for (index, segment) in appendices.enumerated() {
+            let associatedData = appendixAssociatedData(header: header, payloadTag: base.tag, index: index)
             do {
                 lists.append(try openSegment(file, segment, header: header, vaultKey: vaultKey, associatedData: associatedData))
             } catch {
@@ -126,14 +212,14 @@ enum VaultFile {
         do {
             var plaintext = lists.count == 1 ? lists[0] : try RecordCodec.join(lists)
             var items = try RecordCodec.decode(plaintext)
-            if header.version >= 3, lists.count > 1,
-               var folded = folded(items, firstSegmentCount: try RecordCodec.itemCount(lists[0])) {
+            if header.version >= 3, !appendices.isEmpty,
+               var folded = folded(items, firstSegmentCount: try base.lists.reduce(0) { $0 + (try RecordCodec.itemCount($1)) }) {
                 // Re-encoded, so that the session's plaintext is the encoding of its items (what a save compares with).
                 plaintext = RecordCodec.encode(&folded)
                 items = folded
             }
-            return Opened(items: items, plaintext: plaintext, payloadTag: payloadTag,
-                          appendixCount: lists.count - 1, hasUnfinishedAppend: file.count > end)
+            return Opened(items: items, plaintext: plaintext, payloadTag: base.tag,
+                          appendixCount: appendices.count, hasUnfinishedAppend: file.count > end)
         } catch let error as RecordCodec.DecodeError {
             throw VaultError(.damaged, file: path, reason: "is damaged (\(error.reason)); \(VaultError.restoreAdvice)")
         }
@@ -200,34 +286,17 @@ enum VaultFile {
     }
 
     /// `header` in the current format version with its payload length set
-    /// for sealing `plaintext` as one segment. A v1 header gets its vault key
+    /// for `layout`. A header of an older version gets its vault key
     /// wrapped again (a fresh nonce), because the version is part of the
-    /// key wrap's associated data: a v1 file is rewritten as v2.
+    /// key wrap's associated data: a v1 or v2 file is rewritten as v3.
     /// - Throws: `CryptoError` from the key wrap.
-    static func sealedHeader(for plaintext: SecureBytes, header: VaultHeader, vaultKey: SecureBytes, passwordKey: SecureBytes) throws -> VaultHeader {
+    static func sealedHeader(for layout: SegmentLayout, header: VaultHeader, vaultKey: SecureBytes, passwordKey: SecureBytes) throws -> VaultHeader {
         var out = header
         if out.version != VaultHeader.formatVersion {
             out = try makeHeader(store: header.store, limits: header.limits, salt: header.salt, vaultKey: vaultKey,
                                  passwordKey: passwordKey, chunkByteCount: header.chunkByteCount)
         }
-        out.payloadByteCount = UInt64(segmentPrefixByteCount + SecretStream.sealedByteCount(plaintextByteCount: plaintext.byteCount, chunkByteCount: Int(header.chunkByteCount)))
+        out.payloadByteCount = UInt64(layout.payloadByteCount)
         return out
-    }
-
-    /// Seals an encoded payload as the first segment, piece by piece into
-    /// `output` (its length prefix, the stream header, then each chunk;
-    /// `sealedHeader(for:header:).payloadByteCount` bytes in all).
-    /// - Returns: the segment's last 16 bytes, which appendices authenticate.
-    static func seal(_ plaintext: SecureBytes, header: VaultHeader, vaultKey: SecureBytes, output: (UnsafeRawBufferPointer) throws -> Void) throws -> [UInt8] {
-        var prefix = [UInt8]()
-        prefix.appendLittleEndian(UInt32(Int(header.payloadByteCount) - segmentPrefixByteCount))
-        try prefix.withUnsafeBytes { try output($0) }
-        var tag: [UInt8] = []
-        try SecretStream.seal(plaintext, key: vaultKey, chunkByteCount: Int(header.chunkByteCount), associatedData: header.payloadAssociatedData()) { piece in
-            // Every piece (stream header, chunk) is longer than a MAC; the last one ends with the FINAL chunk's.
-            tag = Array(piece.suffix(payloadTagByteCount))
-            try output(piece)
-        }
-        return tag
     }
 }

@@ -56,10 +56,17 @@ extension VaultSession {
         if let ours, let appended = try appendedCopy(plaintext, over: ours, template: template, vaultKey: vaultKey) {
             return appended
         }
-        let header = try VaultFile.sealedHeader(for: plaintext, header: template, vaultKey: vaultKey, passwordKey: passwordKey)
+        // The segments of OURS that the merge left unchanged are kept, as a save keeps them.
+        let kept = try ours.flatMap { ours -> (segments: [SegmentLayout.OldSegment], bytes: [UInt8])? in
+            let header = try ours.withUnsafeBytes { try VaultHeader.parse($0, fileByteCount: ours.count, expected: .shared, path: "this branch's shared.vault") }
+            guard header.nonce == template.nonce, header.wrappedKey == template.wrappedKey else { return nil }
+            return (try VaultFile.baseSegments(ours, header: header, vaultKey: vaultKey, path: "this branch's shared.vault"), ours)
+        }
+        let layout = SegmentLayout(plaintext, chunkByteCount: Int(template.chunkByteCount), reusing: kept?.segments ?? [], from: kept?.bytes ?? [])
+        let header = try VaultFile.sealedHeader(for: layout, header: template, vaultKey: vaultKey, passwordKey: passwordKey)
         var out = header.serialized()
         out.reserveCapacity(VaultHeader.byteCount + Int(header.payloadByteCount))
-        _ = try VaultFile.seal(plaintext, header: header, vaultKey: vaultKey) { out.append(contentsOf: $0) }
+        _ = try layout.seal(plaintext, header: header, vaultKey: vaultKey) { out.append(contentsOf: $0) }
         return out
     }
 
