@@ -59,6 +59,59 @@ import KeyshelfCrypto
                        to: Self.sourceFixtures.appendingPathComponent("shared.vault").path)
     }
 
+    /// Fixtures/v2: format v2 as keyshelf wrote it before v3 (one first
+    /// segment, then an appendix that adds the last shared item), password
+    /// `keyshelf fixture v2`; written with the v2 rules by hand.
+    static let version2Password = Secret(utf8: "keyshelf fixture v2")
+
+    @Test func recordVersion2FixturesWhenAsked() throws {
+        guard ProcessInfo.processInfo.environment["KEYSHELF_RECORD_FIXTURES"] == "1" else { return }
+        let directory = Self.sourceFixtures.deletingLastPathComponent().appendingPathComponent("v2")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let salt = Random.bytes(PasswordHash.saltByteCount)
+        let passwordKey = try VaultFile.deriveKey(password: Self.version2Password, salt: salt, limits: .minimum, path: "fixture")
+        for store in Store.allCases {
+            let vaultKey = Random.secureBytes(VaultHeader.vaultKeyByteCount)
+            var header = try VaultFile.makeHeader(version: 2, store: store, limits: .minimum, salt: salt, vaultKey: vaultKey, passwordKey: passwordKey)
+            let items = store == .local ? KnownAnswerTests.local : KnownAnswerTests.shared
+            var first = store == .local ? items : Array(items.dropLast())
+            let sealed = try SecretStream.seal(RecordCodec.encode(&first), key: vaultKey, chunkByteCount: Int(header.chunkByteCount),
+                                               associatedData: header.payloadAssociatedData())
+            var payload: [UInt8] = []
+            payload.appendLittleEndian(UInt32(sealed.count))
+            payload += sealed
+            if store == .shared {
+                var added = [items[items.count - 1]]
+                payload += try VaultFile.sealAppendix(RecordCodec.encode(&added), header: header, vaultKey: vaultKey,
+                                                      payloadTag: Array(sealed.suffix(16)), index: 0)
+            }
+            header.payloadByteCount = UInt64(payload.count)
+            try writeBytes(header.serialized() + payload, to: directory.appendingPathComponent(store.fileName).path)
+        }
+    }
+
+    @Test func version2FilesStillOpen() throws {
+        let vault = TemporaryVault()
+        defer { vault.cleanUp() }
+        try FileManager.default.createDirectory(atPath: vault.path, withIntermediateDirectories: true)
+        let fixtures = try #require(Bundle.module.url(forResource: "Fixtures", withExtension: nil)).appendingPathComponent("v2")
+        for store in Store.allCases {
+            try FileManager.default.copyItem(atPath: fixtures.appendingPathComponent(store.fileName).path, toPath: vault.file(store))
+            #expect(Array(try readBytes(vault.file(store))[8..<10]) == [2, 0])
+        }
+        let session = try vault.directory.unlock(password: Self.version2Password)
+        #expect(try session.contents().local == KnownAnswerTests.local)
+        #expect(try session.contents().shared == KnownAnswerTests.shared)
+        // An addition stays a v2 appendix; an edit rewrites the file as v3.
+        try session.modify { $0.shared.append(sampleItem(7)) }
+        #expect(Array(try readBytes(vault.file(.shared))[8..<10]) == [2, 0])
+        try session.modify { $0.shared[0].label = "edited" }
+        #expect(Array(try readBytes(vault.file(.shared))[8..<10]) == [3, 0])
+        let reopened = try vault.directory.unlock(password: Self.version2Password).contents().shared
+        #expect(reopened.map(\.id) == KnownAnswerTests.shared.map(\.id) + [sampleItem(7).id])
+        #expect(reopened[0].label == "edited")
+    }
+
     @Test func version3FilesOpenWithTheAppendixReplacingItsRecordInPlace() throws {
         let vault = try Self.fixtureCopy()
         defer { vault.cleanUp() }
