@@ -2,8 +2,9 @@
 import PackageDescription
 
 // Direction of dependency: C modules → KeyshelfCrypto → KeyshelfVault →
-// KeyshelfCredentials → (KeyshelfTransfer) → KeyshelfTUI / KeyshelfCLI → keyshelf
-// (KeyshelfCLI does not import KeyshelfTUI: main.swift wires them);
+// KeyshelfCredentials → (KeyshelfTransfer) → KeyshelfTUI / KeyshelfCLI → keyshelf-full
+// (KeyshelfCLI does not import KeyshelfTUI: main.swift wires them); `keyshelf`, the
+// thin client, depends on C modules only (CSodium, CSystem) and execs keyshelf-full;
 // KeyshelfCrypto → KeyshelfClipboard → KeyshelfTUI / KeyshelfCLI.
 let package = Package(
     name: "keyshelf",
@@ -49,8 +50,12 @@ let package = Package(
         .target(name: "KeyshelfClipboard", dependencies: ["KeyshelfCrypto", "CSystem"]),
         .target(name: "KeyshelfTUI", dependencies: ["KeyshelfClipboard", "KeyshelfCredentials", "KeyshelfTransfer", "KeyshelfVault", "KeyshelfAgent", "KeyshelfCrypto", "CCurses"]),
         .target(name: "KeyshelfCLI", dependencies: ["KeyshelfSync", "KeyshelfClipboard", "KeyshelfCredentials", "KeyshelfTransfer", "KeyshelfVault", "KeyshelfAgent", "KeyshelfCrypto", "CSystem"]),
-        // The composition root: wires the CLI to the TUI (main.swift).
-        .executableTarget(name: "keyshelf", dependencies: ["KeyshelfCLI", "KeyshelfTUI", "KeyshelfCrypto"]),
+        // The full program, the composition root: wires the CLI to the TUI (main.swift).
+        .executableTarget(name: "keyshelf-full", dependencies: ["KeyshelfCLI", "KeyshelfTUI", "KeyshelfCrypto"]),
+        // The thin client users run as `keyshelf`: answers `get`, `list` and `search`
+        // from an unlocked agent without Foundation, and execs keyshelf-full for
+        // everything else (docs/architecture.md, "The thin client").
+        .executableTarget(name: "keyshelf", dependencies: ["CSodium", "CSystem"]),
         // Child process for the vault's crash and concurrency tests.
         .executableTarget(name: "vault-stress", dependencies: ["KeyshelfVault", "KeyshelfCrypto"]),
         .executableTarget(name: "keyshelf-bench", dependencies: ["KeyshelfCredentials", "KeyshelfTransfer", "KeyshelfVault", "KeyshelfCrypto", "KeyshelfTUI"]),
@@ -63,7 +68,7 @@ let package = Package(
         .testTarget(name: "CredentialsTests", dependencies: ["KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto", "KeyshelfTestSupport"]),
         .testTarget(name: "TransferTests", dependencies: ["KeyshelfTransfer", "KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto"], resources: [.copy("Fixtures")]),
         .testTarget(name: "TUITests", dependencies: ["KeyshelfTUI", "KeyshelfTestSupport", "KeyshelfClipboard", "KeyshelfTransfer", "KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["keyshelf", "KeyshelfCLI", "KeyshelfTUI", "KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto", "KeyshelfTestSupport"]),
-        .testTarget(name: "AgentTests", dependencies: ["keyshelf", "KeyshelfTestSupport", "KeyshelfAgent", "KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["keyshelf", "keyshelf-full", "KeyshelfCLI", "KeyshelfTUI", "KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto", "KeyshelfTestSupport"]),
+        .testTarget(name: "AgentTests", dependencies: ["keyshelf", "keyshelf-full", "KeyshelfTestSupport", "KeyshelfAgent", "KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto"]),
     ]
 )

@@ -1,23 +1,24 @@
-import Foundation
-import KeyshelfCLI
-import KeyshelfCrypto
-import KeyshelfTUI
+import CSystem
+import Glibc
 
-// Before any secret exists: no core dumps, not dumpable (DESIGN §6); a file
-// size limit is an error a save reports, not a signal that kills it.
-ProcessHardening.disableCoreDumps()
-ProcessHardening.ignoreFileSizeSignal()
-// sodium_malloc goes on silently when mlock fails; say so once (issue 11 item 26).
-MemoryLocking.onFirstFailure { message in
-    FileHandle.standardError.write(Data(("keyshelf: " + message + "\n").utf8))
+// The thin `keyshelf` (docs/architecture.md, "The thin client"): `get`,
+// `list` and `search` answered by an unlocked agent are printed here, with
+// no Foundation loaded; every other command line, and every answer that is
+// not a plain success, runs the full program with the same arguments.
+
+// As the full program does before any secret exists: no core dumps, not
+// dumpable; a file size limit is an error, not a signal (survives the exec).
+_ = keyshelf_disable_core_dumps()
+signal(SIGXFSZ, SIG_IGN)
+
+let arguments = CommandLine.arguments
+do {
+    let request = try FastRequest(arguments: Array(arguments.dropFirst()))
+    let location = try AgentAddress(vaultOption: request.vault)
+    try AgentExchange.withReply(to: request.body(), at: location) { reply throws(HandBack) in
+        try ReplyPrinter.print(reply, for: request.command)
+    }
+    exit(0)
+} catch {
+    FullProgram.exec(arguments)
 }
-// The composition root: the CLI knows the TUI only through this (issue 12 item 5).
-let terminalUI = TerminalUI(
-    run: { request in
-        TUI.run(TUIOptions(vaultDirectory: request.vaultDirectory, password: request.password, demo: request.demo,
-                           theme: request.theme, useAgent: request.useAgent))
-    },
-    themeNames: { environment in Theme.names(searchPaths: Theme.searchPaths(environment: environment)) })
-exit(CommandLineInterface.run(arguments: Array(CommandLine.arguments.dropFirst()),
-                              environment: ProcessInfo.processInfo.environment,
-                              terminalUI: terminalUI))

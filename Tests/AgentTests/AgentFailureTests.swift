@@ -165,7 +165,8 @@ import Testing
             s.listen(8)
             open(sys.argv[2], 'w').close()
             total = 0
-            for _ in range(2):
+            # The in-process status, then the thin `keyshelf` and the keyshelf-full it hands on to.
+            for _ in range(3):
                 c, _ = s.accept()
                 while True:
                     chunk = c.recv(4096)

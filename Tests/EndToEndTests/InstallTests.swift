@@ -4,13 +4,13 @@ import Testing
 
 /// `scripts/install` (issue 17 item 1): the layout under a prefix, DESTDIR,
 /// and an installed binary that runs from anywhere without the checkout:
-/// no build path inside it, themes found beside it.
+/// no build path inside it (nor in the keyshelf-full installed beside it), themes found beside it.
 @Suite struct InstallTests {
     static let checkout = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     static let files = [
-        "bin/keyshelf", "share/keyshelf/themes/solarized.theme", "share/keyshelf/themes/dark.theme",
+        "bin/keyshelf", "bin/keyshelf-full", "share/keyshelf/themes/solarized.theme", "share/keyshelf/themes/dark.theme",
         "share/man/man1/keyshelf.1", "share/bash-completion/completions/keyshelf",
         "share/zsh/site-functions/_keyshelf", "share/fish/vendor_completions.d/keyshelf.fish",
     ]
@@ -39,8 +39,11 @@ import Testing
             #expect(FileManager.default.fileExists(atPath: prefix.appendingPathComponent(file).path), "missing \(file)")
         }
         let binary = prefix.appendingPathComponent("bin/keyshelf")
-        let bytes = try Data(contentsOf: binary)
-        #expect(bytes.range(of: Data(Self.checkout.path.utf8)) == nil, "the installed binary holds the checkout's path")
+        // The thin client and the full program it runs from its own directory.
+        for file in ["bin/keyshelf", "bin/keyshelf-full"] {
+            let bytes = try Data(contentsOf: prefix.appendingPathComponent(file))
+            #expect(bytes.range(of: Data(Self.checkout.path.utf8)) == nil, "the installed \(file) holds the checkout's path")
+        }
 
         // From another directory, with a bare environment: the themes come from the prefix.
         let environment = ["PATH": "/usr/bin:/bin", "HOME": folder.path, "LANG": "C.UTF-8",

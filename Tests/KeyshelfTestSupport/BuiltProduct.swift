@@ -2,7 +2,8 @@ import Foundation
 
 /// Finds the executables `swift build` made, for tests that run the real programs.
 public enum BuiltProduct {
-    /// The `keyshelf` executable: `$KEYSHELF_BINARY` when set (to test an
+    /// The `keyshelf` executable, the thin client (it runs `keyshelf-full`
+    /// from its own directory for most commands): `$KEYSHELF_BINARY` when set (to test an
     /// installed or release build), else the one built next to the test bundle,
     /// else `.build/debug/keyshelf` of this checkout (which may not exist: the
     /// run then fails saying so).

@@ -1,0 +1,172 @@
+/// The command lines the thin client answers itself, and the agent request
+/// each one becomes (docs/agent-protocol.md, "Requests"). Every other form
+/// throws `HandBack.unservedArguments`, so the full program parses it.
+///
+/// Served, with `--vault DIR` / `--vault=DIR` before the command or anywhere after it:
+/// - `get SERVER [ACCOUNT] [--yes | -y] [--local | --shared]`
+/// - `list [SERVER] [--local | --shared]`
+/// - `search QUERY`
+///
+/// Option handling follows KeyshelfCLI's `ArgumentParser`: a word not starting
+/// with `-` (or `-` itself) is a positional, a flag may repeat, `--vault`
+/// takes the next word whatever it is. Anything else (`--`, `--help`, `--json`,
+/// `--password-fd`, `--no-agent`, an empty argument, a second `--vault`, …)
+/// goes to the full program.
+struct FastRequest {
+    enum Command {
+        /// `get`: SERVER split into the wire's pattern fields, ACCOUNT, `--yes`, the store filter.
+        case get(ServerPattern, account: String?, yes: Bool, filter: UInt8)
+        /// `list SERVER`.
+        case listServer(ServerPattern, filter: UInt8)
+        /// `list`: every web login, then the generic passwords (sent as `search ""`).
+        case listEverything(filter: UInt8)
+        /// `search QUERY`.
+        case search(String)
+    }
+
+    let command: Command
+    /// `--vault DIR` when given (not empty).
+    let vault: String?
+
+    /// - Parameter arguments: the command line without the program name.
+    /// - Throws: `HandBack.unservedArguments`.
+    init(arguments: [String]) throws(HandBack) {
+        var vault: String?
+        var words: [String] = []
+        var flags: Set<String> = []
+        var commandWord: String?
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if argument == "--vault" || argument.hasPrefix("--vault=") {
+                guard vault == nil else { throw .unservedArguments }
+                if argument == "--vault" {
+                    guard index < arguments.count else { throw .unservedArguments }
+                    vault = arguments[index]
+                    index += 1
+                } else {
+                    vault = String(argument.dropFirst("--vault=".count))
+                }
+            } else if argument == "-" || !argument.hasPrefix("-") {
+                guard !argument.isEmpty else { throw .unservedArguments }
+                if commandWord == nil { commandWord = argument } else { words.append(argument) }
+            } else {
+                // A flag before the command word is the full program's (`--version`, `--help`, `--password-fd`, …).
+                guard commandWord != nil, ["--yes", "-y", "--local", "--shared"].contains(argument) else {
+                    throw .unservedArguments
+                }
+                flags.insert(argument == "-y" ? "--yes" : argument)
+            }
+        }
+        guard !flags.isSuperset(of: ["--local", "--shared"]) else { throw .unservedArguments }
+        let filter: UInt8 = flags.contains("--local") ? 1 : flags.contains("--shared") ? 2 : 0
+        switch commandWord {
+        case "get" where (1...2).contains(words.count):
+            command = .get(try ServerPattern(words[0]), account: words.count == 2 ? words[1] : nil,
+                           yes: flags.contains("--yes"), filter: filter)
+        case "list" where words.count <= 1 && !flags.contains("--yes"):
+            if let server = words.first {
+                command = .listServer(try ServerPattern(server), filter: filter)
+            } else {
+                command = .listEverything(filter: filter)
+            }
+        case "search" where words.count == 1 && flags.isEmpty:
+            command = .search(words[0])
+        default:
+            throw .unservedArguments
+        }
+        // An empty --vault counts as not given, as in the full program.
+        self.vault = vault.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The request body: `u8` version 2, `u8` operation, its fields.
+    func body() -> [UInt8] {
+        var out = RequestWriter()
+        switch command {
+        case let .get(server, account, yes, filter):
+            out.bytes([2, 5])
+            out.pattern(server)
+            if let account {
+                out.bytes([1])
+                out.string(account)
+            } else {
+                out.bytes([0])
+            }
+            // answers: approveAll (--yes), no answers given yet.
+            out.bytes([filter, yes ? 1 : 0, 0])
+        case let .listServer(server, filter):
+            out.bytes([2, 6, 1])
+            out.pattern(server)
+            out.bytes([filter])
+        case let .listEverything(filter):
+            // `search ""` answers every web login and every generic password in
+            // the order `list` prints them (`Keyshelf.search`: all entries for "").
+            out.bytes([2, 12])
+            out.string("")
+            out.bytes([filter])
+        case let .search(query):
+            out.bytes([2, 12])
+            out.string(query)
+            out.bytes([0])
+        }
+        return out.body
+    }
+}
+
+/// A SERVER argument as the wire's `pattern` (`str` host, `u16` port, 0 for
+/// none, `str` scheme, "" for none), split without parsing: the agent accepts
+/// a pattern only in the canonical form `ServerPattern(parsing:)` gives for
+/// the text `[scheme://]host[:port]` these fields spell, and the split is
+/// accepted only when they spell the argument byte for byte. So whatever the
+/// agent answers is the answer for exactly the argument given; a name the
+/// full program would rewrite (upper case, Unicode, IPv6, a path) is refused
+/// by the agent (`badRequest`) and handed to the full program.
+struct ServerPattern {
+    let host: String
+    let port: UInt16
+    let scheme: String
+
+    /// - Throws: `HandBack.unservedArguments` when the text is not of that form.
+    init(_ text: String) throws(HandBack) {
+        let bytes = Array(text.utf8)
+        var rest = bytes[...]
+        var scheme: [UInt8] = []
+        if let at = (0..<max(0, bytes.count - 2)).first(where: { bytes[$0] == 0x3A && bytes[$0 + 1] == 0x2F && bytes[$0 + 2] == 0x2F }) {
+            scheme = Array(bytes[..<at])
+            rest = bytes[(at + 3)...]
+        }
+        var port: UInt16 = 0
+        if let colon = rest.lastIndex(of: 0x3A), let number = UInt16(String(decoding: rest[(colon + 1)...], as: UTF8.self)),
+           number > 0 {
+            port = number
+            rest = rest[..<colon]
+        }
+        host = String(decoding: rest, as: UTF8.self)
+        self.scheme = String(decoding: scheme, as: UTF8.self)
+        self.port = port
+        let spelled = (self.scheme.isEmpty ? "" : self.scheme + "://") + host + (port == 0 ? "" : ":\(port)")
+        guard !host.isEmpty, !host.utf8.contains(0x3A), spelled == text else { throw .unservedArguments }
+    }
+}
+
+/// Builds a request body (little-endian integers, `str` = `u32` byte count then UTF-8).
+struct RequestWriter {
+    private(set) var body: [UInt8] = []
+
+    mutating func bytes(_ values: [UInt8]) {
+        body += values
+    }
+
+    mutating func string(_ value: String) {
+        let utf8 = Array(value.utf8)
+        withUnsafeBytes(of: UInt32(utf8.count).littleEndian) { body += $0 }
+        body += utf8
+    }
+
+    mutating func pattern(_ pattern: ServerPattern) {
+        string(pattern.host)
+        withUnsafeBytes(of: pattern.port.littleEndian) { body += $0 }
+        string(pattern.scheme)
+    }
+}

@@ -1,0 +1,153 @@
+import Glibc
+
+/// Decodes an `ok` reply (docs/agent-protocol.md, "Replies") and prints it as
+/// KeyshelfCLI's `RecordOutput` does: `get` the password and a newline;
+/// `list` and `search` one "server<TAB>account<TAB>store" line per web login,
+/// then one "service:NAME<TAB>account<TAB>store" line per generic password.
+/// Nothing is printed unless the whole reply was read and understood.
+enum ReplyPrinter {
+    /// - Throws: `HandBack.notPlainSuccess` for any status but `ok`, or a reply
+    ///   not read to its end exactly; `.outputNeedsFullProgram` for a record
+    ///   without a password, nothing found, or a name `Line` cannot print
+    ///   as the full program does.
+    static func print(_ reply: UnsafeRawBufferPointer, for command: FastRequest.Command) throws(HandBack) {
+        var reader = ReplyReader(reply)
+        guard try reader.byte() == 2, try reader.byte() == 0 else { throw .notPlainSuccess }
+        if case .get = command {
+            try record(&reader, passwordWanted: true)
+            guard reader.isAtEnd, let password = reader.password else { throw .outputNeedsFullProgram }
+            // Password and newline in one write, straight from the locked reply buffer.
+            var newline: UInt8 = 0x0A
+            withUnsafeMutablePointer(to: &newline) { end in
+                var pieces = [iovec(iov_base: UnsafeMutableRawPointer(mutating: password.baseAddress), iov_len: password.count),
+                              iovec(iov_base: UnsafeMutableRawPointer(end), iov_len: 1)]
+                writeAll(&pieces)
+            }
+            return
+        }
+        var lines = Line()
+        let recordCount = try reader.count()
+        for _ in 0..<recordCount { try lines.record(try record(&reader, passwordWanted: false)) }
+        var generics = Line()
+        if case .listServer = command {} else {
+            for _ in 0..<(try reader.count()) { try generics.generic(try generic(&reader)) }
+        }
+        guard reader.isAtEnd else { throw .notPlainSuccess }
+        // `list SERVER` and `search` fail when nothing matches: the full program says so.
+        guard !lines.bytes.isEmpty || !generics.bytes.isEmpty else { throw .outputNeedsFullProgram }
+        // Two writes, as the full program makes them (web logins, then generic passwords).
+        lines.bytes.withUnsafeMutableBytes { writeAll(raw: $0) }
+        generics.bytes.withUnsafeMutableBytes { writeAll(raw: $0) }
+    }
+
+    /// A web login as `record` (server, account, store, kind, [password]).
+    @discardableResult
+    private static func record(_ reader: inout ReplyReader, passwordWanted: Bool) throws(HandBack) -> (host: String, port: UInt16, scheme: String, account: String, store: String) {
+        let host = try reader.string(), port = try reader.u16(), scheme = try reader.string()
+        guard !host.isEmpty, !scheme.isEmpty else { throw .notPlainSuccess }
+        let account = try reader.string(), store = try reader.store()
+        switch try reader.byte() {
+        case 0, 2: break
+        case 1: try reader.readPassword(keep: passwordWanted)
+        default: throw .notPlainSuccess
+        }
+        return (host, port, scheme, account, store)
+    }
+
+    /// A generic password as `generic` (no password in it).
+    private static func generic(_ reader: inout ReplyReader) throws(HandBack) -> (service: String, account: String, store: String) {
+        guard ReplyReader.isUUID(try reader.string()) else { throw .notPlainSuccess }
+        let service = try reader.string(), account = try reader.string(), store = try reader.store()
+        _ = try reader.string()   // label
+        _ = try reader.string()   // notes
+        _ = try reader.u64()      // created
+        _ = try reader.u64()      // modified
+        guard try reader.byte() <= 1 else { throw .notPlainSuccess }   // access control: none, userPresence
+        return (service, account, store)
+    }
+
+    private static func writeAll(raw: UnsafeMutableRawBufferPointer) {
+        var piece = [iovec(iov_base: raw.baseAddress, iov_len: raw.count)]
+        writeAll(&piece)
+    }
+
+    /// Writes every byte of `pieces` to standard output; a write error ends it
+    /// silently, as the full program's output does.
+    private static func writeAll(_ pieces: inout [iovec]) {
+        var first = 0
+        while first < pieces.count {
+            // `&pieces[first]` would pass a copy of that one element: take the array's own storage.
+            let n = pieces.withUnsafeBufferPointer { writev(1, $0.baseAddress! + first, Int32($0.count - first)) }
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else { return }
+            var left = n
+            while first < pieces.count && left >= pieces[first].iov_len {
+                left -= pieces[first].iov_len
+                first += 1
+            }
+            if first < pieces.count {
+                pieces[first].iov_base += left
+                pieces[first].iov_len -= left
+            }
+        }
+    }
+}
+
+/// Output lines built as the full program builds them: `ServerName.qualified`
+/// and `InertText.make`, for the names those leave as bytes this can check.
+struct Line {
+    var bytes: [UInt8] = []
+
+    /// "server<TAB>account<TAB>store\n"; the server carries `scheme://` unless
+    /// https and `:port` unless the default (0).
+    /// - Throws: `HandBack.outputNeedsFullProgram` for an IPv6 host (printed in
+    ///   brackets) or an IDNA one (`xn--`, printed in Unicode).
+    mutating func record(_ record: (host: String, port: UInt16, scheme: String, account: String, store: String)) throws(HandBack) {
+        guard !record.host.utf8.contains(0x3A), !Self.containsACEPrefix(record.host) else { throw .outputNeedsFullProgram }
+        var server = record.scheme == "https" ? "" : record.scheme + "://"
+        server += record.host
+        if record.port != 0 { server += ":\(record.port)" }
+        try inert(server)
+        bytes.append(0x09)
+        try inert(record.account)
+        bytes.append(0x09)
+        bytes += record.store.utf8
+        bytes.append(0x0A)
+    }
+
+    /// "service:NAME<TAB>account<TAB>store\n".
+    mutating func generic(_ entry: (service: String, account: String, store: String)) throws(HandBack) {
+        bytes += "service:".utf8
+        try inert(entry.service)
+        bytes.append(0x09)
+        try inert(entry.account)
+        bytes.append(0x09)
+        bytes += entry.store.utf8
+        bytes.append(0x0A)
+    }
+
+    /// `InertText.make` for ASCII text: a control character (below 0x20, or
+    /// 0x7F) becomes `\u{HEX}` (upper-case hex), everything else stays. In
+    /// ASCII only those are unsafe (`InertScalars.isUnsafe`; joiners,
+    /// selectors and combining marks are not ASCII).
+    /// - Throws: `HandBack.outputNeedsFullProgram` for text with non-ASCII
+    ///   scalars, whose rules need Unicode properties.
+    private mutating func inert(_ text: String) throws(HandBack) {
+        for byte in text.utf8 {
+            guard byte < 0x80 else { throw .outputNeedsFullProgram }
+            if byte < 0x20 || byte == 0x7F {
+                bytes += "\\u{".utf8
+                bytes += String(byte, radix: 16, uppercase: true).utf8
+                bytes.append(0x7D)
+            } else {
+                bytes.append(byte)
+            }
+        }
+    }
+
+    /// Whether `host` contains "xn--" (an IDNA label, which the full program prints in Unicode).
+    static func containsACEPrefix(_ host: String) -> Bool {
+        let b = Array(host.utf8)
+        return b.count >= 4 && (0...(b.count - 4)).contains { b[$0] == 0x78 && b[$0 + 1] == 0x6E && b[$0 + 2] == 0x2D && b[$0 + 3] == 0x2D }
+    }
+}

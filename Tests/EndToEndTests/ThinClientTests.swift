@@ -1,0 +1,168 @@
+import Foundation
+import Glibc
+import KeyshelfTestSupport
+import Testing
+
+/// The thin `keyshelf` (Sources/keyshelf, docs/architecture.md "The thin
+/// client") against the full program it stands in front of: every command
+/// line, served by it or handed on, must give the same standard output,
+/// standard error and exit status as `keyshelf-full` run with the same
+/// arguments and environment.
+@Suite struct ThinClientTests {
+    /// The full program built beside the thin client.
+    static var full: URL { BuiltProduct.keyshelf.deletingLastPathComponent().appendingPathComponent("keyshelf-full") }
+
+    /// A vault with web logins (local, shared, a port and scheme, hostile
+    /// ASCII and non-ASCII names) and generic passwords, and its own `XDG_RUNTIME_DIR`.
+    final class Shelf {
+        let vault: TemporaryVault
+        let runtime: String
+
+        init() throws {
+            vault = try TemporaryVault(shortRoot: true)
+            runtime = vault.root.path + "/run"
+            mkdir(runtime, 0o700)
+            for (server, account, store) in [("example.com", "alice", "--local"), ("http://h.example.com:8080", "bob\ttab", "--shared"),
+                                             ("weird.example.com", "esc\u{1B}[31m\u{7F}", "--local"), ("git.example.com", "carol", "--shared")] {
+                try check(["add", server, account, store, "--password-stdin"], stdin: "pw-\(account)\n")
+            }
+            try check(["add", "--service", "api.github", "me", "--password-stdin"], stdin: "token\n")
+            try check(["add", "--service", "svc\ttab", "a\u{1}b", "--password-stdin"], stdin: "other\n")
+        }
+
+        /// The runs' environment; `withPassword: false` leaves only the agent to open the vault.
+        func environment(withPassword: Bool = false) -> [String: String] {
+            var environment = vault.environment
+            environment["XDG_RUNTIME_DIR"] = runtime
+            if !withPassword { environment["KEYSHELF_PASSWORD_FILE"] = nil }
+            return environment
+        }
+
+        /// `program arguments` without a controlling terminal.
+        func run(_ program: URL, _ arguments: [String], stdin: String = "", withPassword: Bool = false) throws -> Run {
+            try Program.runDetached(program.path, arguments, stdin: Data(stdin.utf8), environment: environment(withPassword: withPassword))
+        }
+
+        @discardableResult
+        func check(_ arguments: [String], stdin: String = "") throws -> Run {
+            let result = try run(BuiltProduct.keyshelf, arguments, stdin: stdin, withPassword: true)
+            guard result.status == 0 else { throw TestProcessError(message: "keyshelf \(arguments) failed: \(result)") }
+            return result
+        }
+
+        /// Locks the agent and kills it if it is still there; removes nothing else (the vault does).
+        func stop() {
+            let pid = try? agentPID()
+            _ = try? run(BuiltProduct.keyshelf, ["lock"])
+            if let pid { kill(pid, SIGKILL) }
+        }
+
+        /// The pid of this test's agent (`keyshelf-full __agent RUNTIME/keyshelf VAULT`), nil when none runs.
+        func agentPID() throws -> Int32? {
+            for entry in try FileManager.default.contentsOfDirectory(atPath: "/proc") {
+                guard let pid = Int32(entry), let cmdline = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { continue }
+                let words = cmdline.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+                if words.count >= 3, words[1] == "__agent", words[2] == runtime + "/keyshelf" { return pid }
+            }
+            return nil
+        }
+
+        /// Runs `arguments` through the thin client and the full program and
+        /// expects the same output and exit status.
+        func expectSame(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws {
+            let thin = try run(BuiltProduct.keyshelf, arguments)
+            let full = try run(ThinClientTests.full, arguments)
+            #expect(thin.status == full.status, "\(arguments): thin \(thin) full \(full)", sourceLocation: sourceLocation)
+            #expect(thin.stdoutData == full.stdoutData, "\(arguments): thin \(thin) full \(full)", sourceLocation: sourceLocation)
+            #expect(thin.stderr == full.stderr, "\(arguments): thin \(thin) full \(full)", sourceLocation: sourceLocation)
+        }
+    }
+
+    /// What the thin client answers itself, and what it hands on, with an unlocked agent.
+    static let servedCommandLines: [[String]] = [
+        ["get", "example.com", "alice"],
+        ["get", "example.com"],
+        ["get", "h.example.com:8080", "bob\ttab", "--yes"],
+        ["get", "http://h.example.com:8080", "-y", "--shared"],
+        ["get", "weird.example.com", "esc\u{1B}[31m\u{7F}", "--local"],
+        ["list"], ["list", "--local"], ["list", "--shared"], ["list", "example.com"], ["list", "http://h.example.com:8080"],
+        ["search", "example"], ["search", "api"], ["search", "tab"], ["search", "ESC"],
+    ]
+
+    @Test func servedCommandsPrintWhatTheFullProgramPrints() throws {
+        let shelf = try Shelf()
+        defer { shelf.stop() }
+        try shelf.check(["unlock"])
+        for arguments in Self.servedCommandLines {
+            try shelf.expectSame(arguments)
+            try shelf.expectSame(["--vault", shelf.vault.directory.path] + arguments)
+        }
+    }
+
+    @Test func everythingElseIsTheFullProgramsAnswer() throws {
+        let shelf = try Shelf()
+        defer { shelf.stop() }
+        try shelf.check(["add", "bücher.example", "dora", "--local", "--password-stdin"], stdin: "umlaut\n")
+        try shelf.check(["unlock"])
+        for arguments in [
+            ["frobnicate"], ["--version"], ["--help"], ["get", "--help"], ["get", "example.com", "alice", "--frob"],
+            ["list", "--json"], ["search", "example", "--json"], ["get", "example.com", "alice", "--json"],
+            ["get", "EXAMPLE.com", "alice"], ["get", "git.example.com", "carol"], ["get", "nothing.example"],
+            ["list", "nothing.example"], ["search", "no such text"], ["get", "example.com", "alice", "--local", "--shared"],
+            ["get", "example.com", ""], ["get", "--", "example.com"], ["list", "--yes"], ["search", "x", "--local"],
+            ["list", "bücher.example"], ["search", "dora"], ["list"], ["get", "example.com", "alice", "--no-agent"],
+            ["--vault", "relative/path", "list"], ["--vault", "/nonexistent/vault", "list"], ["get", "example.com", "alice", "extra"],
+        ] {
+            try shelf.expectSame(arguments)
+        }
+    }
+
+    @Test func aLockedOrAbsentOrGoneAgentIsTheFullProgramsAnswer() throws {
+        let shelf = try Shelf()
+        defer { shelf.stop() }
+        let commandLines = [["get", "example.com", "alice"], ["list"], ["search", "example"]]
+        // No agent ever started: no socket directory.
+        for arguments in commandLines { try shelf.expectSame(arguments) }
+        try shelf.check(["unlock"])
+        try shelf.check(["lock"])
+        // Locked: the directory is there, the socket is not.
+        for arguments in commandLines { try shelf.expectSame(arguments) }
+        try shelf.check(["unlock"])
+        let pid = try #require(try shelf.agentPID())
+        kill(pid, SIGKILL)
+        usleep(200_000)
+        // Killed: a stale socket nobody listens on.
+        for arguments in commandLines { try shelf.expectSame(arguments) }
+    }
+
+    /// Alone in a directory, without keyshelf-full beside it, the thin client
+    /// still answers what it serves (so it really answers them itself), and
+    /// says so when it has to run the full program.
+    @Test func theThinClientAnswersWithoutTheFullProgram() throws {
+        let shelf = try Shelf()
+        defer { shelf.stop() }
+        try shelf.check(["unlock"])
+        let alone = shelf.vault.root.appendingPathComponent("alone")
+        try FileManager.default.createDirectory(at: alone, withIntermediateDirectories: true)
+        let thin = alone.appendingPathComponent("keyshelf")
+        try FileManager.default.copyItem(at: BuiltProduct.keyshelf, to: thin)
+        for arguments in Self.servedCommandLines {
+            let answered = try shelf.run(thin, arguments)
+            let full = try shelf.run(Self.full, arguments)
+            #expect(answered.status == 0 && answered.stdoutData == full.stdoutData && answered.stderr.isEmpty, "\(arguments): \(answered)")
+        }
+        let handedOn = try shelf.run(thin, ["get", "git.example.com", "carol"])
+        #expect(handedOn.status == 1)
+        #expect(handedOn.stderr == "keyshelf: cannot run the full program \(alone.path)/keyshelf-full: No such file or directory\n")
+        #expect(handedOn.stdout.isEmpty)
+    }
+
+    /// The point of the thin client: no Foundation (nor libcurl, libxml2, ICU) to load.
+    @Test func theThinClientLinksNoFoundation() throws {
+        let libraries = try Program.run("/usr/bin/ldd", [BuiltProduct.keyshelf.path], environment: nil)
+        #expect(libraries.status == 0 || libraries.stdout.contains("not a dynamic executable"), "\(libraries)")
+        for name in ["Foundation", "libcurl", "libxml2", "libicu", "libxdg", "libncurses"] {
+            #expect(!libraries.stdout.contains(name), "\(name) in \(libraries.stdout)")
+        }
+    }
+}
