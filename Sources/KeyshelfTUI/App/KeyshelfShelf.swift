@@ -75,11 +75,13 @@ public final class KeyshelfShelf: Shelf {
         // nothing: at 100k accounts even the cached audit (subjects, reuse
         // digests) costs more than a frame. The batch's end reloads the findings.
         if strengths.isEstimating { return lastFindings }
-        let subjects = keyshelf.auditSubjects()
-        if strengths.isEmpty && subjects.count > Self.inlineEstimates {
-            strengths.estimateInBackground(subjects)
+        // The first open: even pairing the accounts with their passwords is
+        // left to the batch (one subject per entry).
+        if strengths.isEmpty && keyshelf.entries().count > Self.inlineEstimates {
+            strengths.estimateInBackground(building: keyshelf.deferredAuditSubjects())
             return lastFindings
         }
+        let subjects = keyshelf.auditSubjects()
         let missing = strengths.missing(subjects)
         let inBackground = missing.count > Self.inlineEstimates
         if inBackground { strengths.estimateInBackground(missing) }
