@@ -41,7 +41,7 @@ public struct DomainIndex: Sendable {
             // records (at 100k records in 20k domains that was megabytes of
             // table to fault in, a third of the grouping).
             var runStarts: [Int] = []
-            for i in records.indices where i == 0 || records[i].domain != records[i - 1].domain {
+            for i in records.indices where i == 0 || !records[i].sharesDomain(with: records[i - 1]) {
                 runStarts.append(i)
             }
             var position: [ShelfDomain: Int] = [:]
