@@ -48,14 +48,14 @@ public struct DomainIndex: Sendable {
             position.reserveCapacity(runStarts.count)
             for (run, start) in runStarts.enumerated() {
                 let end = run + 1 < runStarts.count ? runStarts[run + 1] : records.count
-                let current: Int
-                if let known = position[records[start].domain] {
+                let domain = records[start].domain
+                var current = domains.count
+                // One hash per run: inserted as new, put back when it was known.
+                if let known = position.updateValue(current, forKey: domain) {
+                    position[domain] = known
                     current = known
                 } else {
-                    current = domains.count
-                    position[records[start].domain] = current
-                    domains.append(Domain(id: records[start].domain, title: records[start].serverWithPort, members: [],
-                                          hasLocal: false, hasShared: false))
+                    domains.append(Domain(id: domain, title: records[start].serverWithPort, members: [], hasLocal: false, hasShared: false))
                     domains[current].members.reserveCapacity(end - start)
                 }
                 domains[current].members.append(contentsOf: start..<end)
