@@ -15,7 +15,7 @@ import KeyshelfVault
 func runTUIBenchmarks() throws {
     let count = 100_000
     let items = TUIBench.items(count: count)
-    print("credentials: \(count) in \(count / 5) domains")
+    print("credentials: \(count) in \(count / 5) domains; load average \(TUIBench.loadAverage())")
 
     var firstFrames: [Double] = []
     var app: ShelfApp?
@@ -75,6 +75,7 @@ func runTUIBenchmarks() throws {
     perKey.sort()
     let p95 = perKey[Int(Double(perKey.count - 1) * 0.95)]
     print("search keystroke (filter + frame): median \(TUIBench.format(TUIBench.median(perKey))) ms, p95 \(TUIBench.format(p95)) ms, worst \(TUIBench.format(perKey.last ?? 0)) ms over \(perKey.count) keys (target ≤ 16)")
+    print("load average after: \(TUIBench.loadAverage())")
     _ = screen.refreshCount
 }
 
@@ -125,4 +126,11 @@ enum TUIBench {
     }
 
     static func format(_ ms: Double) -> String { String(format: "%.2f", ms) }
+
+    /// The 1, 5 and 15 minute load averages (`/proc/loadavg`): CPU time still
+    /// grows with the other builds on a shared machine (caches, memory bandwidth).
+    static func loadAverage() -> String {
+        let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? ""
+        return text.split(separator: " ").prefix(3).joined(separator: " ")
+    }
 }
