@@ -30,6 +30,22 @@ import KeyshelfVault
         #expect(filtered.visible == [0] && filtered.accounts(ofVisible: 0) == [3])
     }
 
+    /// Sorted runs (the facade's order) need no table; the order is strict and agrees with `==`.
+    @Test func sortedDomainsAreGroupedWithoutATableAndTheirOrderIsStrict() {
+        let http = ShelfDomain.server(ServerName(host: "a.example", port: 0, scheme: "http"))
+        let https = ShelfDomain.server(ServerName(host: "a.example", port: 0))
+        let service = ShelfDomain.service("a.example")
+        #expect(ShelfDomain.precedes(http, https) && !ShelfDomain.precedes(https, http))
+        #expect(!ShelfDomain.precedes(https, https) && !ShelfDomain.precedes(service, service))
+        #expect(ShelfDomain.precedes(https, service) && !ShelfDomain.precedes(service, https))
+        let records = [Self.record("a.example", "v", .local, scheme: "http"), Self.record("a.example", "x", .local),
+                       Self.record("a.example", "y", .shared), Self.record("b.example", "z", .shared),
+                       ShelfEntry(server: "a.example", domain: service, account: "ci", store: .local, creationDate: Self.date)]
+        let index = DomainIndex(records: records)
+        #expect(index.domains.map(\.title) == ["http://a.example", "a.example", "b.example", "service:a.example"])
+        #expect(index.domains.map(\.members) == [[0], [1, 2], [3], [4]])
+    }
+
     @Test func recordsOfTheFacadeShareTheirDomainsPlaceAndCompareByValue() throws {
         let vault = MemoryVault()
         let keyshelf = try Keyshelf(vault: vault, consent: ApproveAll())

@@ -44,14 +44,19 @@ public struct DomainIndex: Sendable {
             for i in records.indices where i == 0 || !records[i].sharesDomain(with: records[i - 1]) {
                 runStarts.append(i)
             }
+            // The facade's listing sorts the domains: when each run's domain
+            // precedes the next one's, none comes back and no table is needed.
+            let ascending = runStarts.indices.dropFirst().allSatisfy { run in
+                ShelfDomain.precedes(records[runStarts[run - 1]].place.domain, records[runStarts[run]].place.domain)
+            }
             var position: [ShelfDomain: Int] = [:]
-            position.reserveCapacity(runStarts.count)
+            if !ascending { position.reserveCapacity(runStarts.count) }
             for (run, start) in runStarts.enumerated() {
                 let end = run + 1 < runStarts.count ? runStarts[run + 1] : records.count
                 let domain = records[start].domain
                 var current = domains.count
                 // One hash per run: inserted as new, put back when it was known.
-                if let known = position.updateValue(current, forKey: domain) {
+                if !ascending, let known = position.updateValue(current, forKey: domain) {
                     position[domain] = known
                     current = known
                 } else {

@@ -31,6 +31,20 @@ public enum ShelfDomain: Hashable, Sendable {
         }
     }
 
+    /// A strict order consistent with `==`: servers by `ServerName`'s order
+    /// (display host, port, scheme; equal servers have one display host), then
+    /// services by name. Domains that each precede the next are all distinct.
+    static func precedes(_ a: ShelfDomain, _ b: ShelfDomain) -> Bool {
+        switch a {
+        case .server(let x):
+            if case .server(let y) = b { return x < y }
+            return true
+        case .service(let x):
+            if case .service(let y) = b { return x < y }
+            return false
+        }
+    }
+
     /// The server, for the login flow and the generator; nil for a service.
     public var server: ServerName? {
         switch self {
