@@ -46,8 +46,9 @@ public final class KeyshelfShelf: Shelf {
                 // Borrowed by index: binding each entry would copy all its strings.
                 for i in records.count..<(records.count + domain.accountCount) {
                     records.append(ShelfEntry(id: entries[i].id, place: place, account: entries[i].account, store: entries[i].store,
-                                              creationDate: entries[i].creationDate, modificationDate: entries[i].modificationDate, comment: entries[i].comment,
-                                              label: entries[i].label, requiresUserPresence: entries[i].accessControl == .userPresence,
+                                              creationDate: entries[i].creationDate, modificationDate: entries[i].modificationDate,
+                                              comment: entries[i].comment, label: entries[i].label,
+                                              requiresUserPresence: entries[i].accessControl == .userPresence,
                                               signInWithApple: entries[i].signInWithApple))
                 }
             }
