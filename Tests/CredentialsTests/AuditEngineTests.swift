@@ -89,6 +89,22 @@ private func problems(_ report: AuditReport, _ account: String) -> [AuditProblem
         #expect(report.findings.allSatisfy { $0.problems == [.reused] && $0.reasons[.reused]!.hasSuffix(" and 1996 more") })
     }
 
+    /// The TUI's first open pairs the subjects on the background batch: they
+    /// are those of the snapshot when asked, whatever changes afterwards.
+    @Test func deferredSubjectsAreTheSubjectsOfTheSnapshotWhenAsked() throws {
+        let items = VaultContents(local: [internetItem("b.example", "bob", "pw-bob"), internetItem("a.example", "alice", "pw-alice")],
+                                  shared: [internetItem("a.example", "carol", "pw-carol", synchronizable: true)])
+        let keyshelf = try Keyshelf(vault: MemoryVault(items: items), consent: ApproveAll())
+        let now = keyshelf.auditSubjects()
+        let later = keyshelf.deferredAuditSubjects()
+        _ = try keyshelf.add(server: ServerName(parsing: "c.example"), account: "dave", password: Secret(utf8: "pw-dave"), to: .local)
+        let made = later()
+        #expect(made.map(\.entry) == now.map(\.entry))
+        #expect(made.map(\.entry.account) == ["alice", "carol", "bob"])
+        #expect(made.map { $0.password?.unsafeString() } == ["pw-alice", "pw-carol", "pw-bob"])
+        #expect(keyshelf.auditSubjects().count == 4)
+    }
+
     @Test func reuseComparesKeyedDigestsUnderAFreshKey() {
         let a = Secret(utf8: "same password")
         let key1 = Random.secureBytes(GenericHash.keyByteCount), key2 = Random.secureBytes(GenericHash.keyByteCount)

@@ -87,6 +87,13 @@ public final class StrengthCache: Sendable {
     /// running (the caller asks again after `generation` moves). The batch
     /// holds the passwords until it ends or `clear` is called.
     public func estimateInBackground(_ subjects: [AuditSubject]) {
+        estimateInBackground(building: { subjects })
+    }
+
+    /// `estimateInBackground(_:)` of the subjects `subjects` makes, called on
+    /// the background thread (`Keyshelf.deferredAuditSubjects`), so the caller
+    /// does not pay for them either.
+    public func estimateInBackground(building subjects: @escaping @Sendable () -> [AuditSubject]) {
         let epoch: Int? = state.withLock { state in
             guard !state.batchRunning else { return nil }
             state.batchRunning = true
@@ -94,7 +101,7 @@ public final class StrengthCache: Sendable {
         }
         guard let epoch else { return }
         DispatchQueue.global(qos: .utility).async { [self] in
-            for subject in subjects {
+            for subject in subjects() {
                 guard state.withLock({ $0.epoch == epoch }) else { break }
                 _ = estimate(subject)
             }

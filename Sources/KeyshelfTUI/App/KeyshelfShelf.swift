@@ -33,30 +33,31 @@ public final class KeyshelfShelf: Shelf {
     }
 
     public func records() throws -> [ShelfEntry] {
-        entries = keyshelf.entries()
+        let entries = keyshelf.entries()
+        self.entries = entries
         var records: [ShelfEntry] = []
         records.reserveCapacity(entries.count)
         // The entries come in the order of the domains, each domain's accounts
-        // together: build each server's title once.
-        for domain in keyshelf.domains() {
-            let server = domain.server.displayHost, port = domain.server.reportedPort
-            let title = domain.server.qualified, shelfDomain = ShelfDomain.server(domain.server)
-            // By index: binding each entry would copy all its strings.
-            for i in records.count..<(records.count + domain.accountCount) {
-                records.append(ShelfEntry(id: entries[i].id, server: server, port: port, serverWithPort: title, domain: shelfDomain,
-                                          account: entries[i].account, store: entries[i].store, creationDate: entries[i].creationDate,
-                                          modificationDate: entries[i].modificationDate, comment: entries[i].comment,
-                                          requiresUserPresence: entries[i].accessControl == .userPresence,
-                                          signInWithApple: entries[i].signInWithApple))
-                records[i].label = entries[i].label
+        // together: one `Place` (title, display host, domain) per server, shared.
+        entries.withUnsafeBufferPointer { entries in
+            for domain in keyshelf.domains() {
+                let place = ShelfEntry.Place(server: domain.server.displayHost, port: domain.server.reportedPort,
+                                             serverWithPort: domain.server.qualified, domain: .server(domain.server))
+                // Borrowed by index: binding each entry would copy all its strings.
+                for i in records.count..<(records.count + domain.accountCount) {
+                    records.append(ShelfEntry(id: entries[i].id, place: place, account: entries[i].account, store: entries[i].store,
+                                              creationDate: entries[i].creationDate, modificationDate: entries[i].modificationDate,
+                                              comment: entries[i].comment, label: entries[i].label,
+                                              requiresUserPresence: entries[i].accessControl == .userPresence,
+                                              signInWithApple: entries[i].signInWithApple))
+                }
             }
         }
         generics = keyshelf.genericEntries()
         for entry in generics {
             records.append(ShelfEntry(id: entry.id, server: entry.service, domain: .service(entry.service), account: entry.account,
                                       store: entry.store, creationDate: entry.creationDate, modificationDate: entry.modificationDate,
-                                      comment: entry.comment, requiresUserPresence: entry.accessControl == .userPresence))
-            records[records.count - 1].label = entry.label
+                                      comment: entry.comment, label: entry.label, requiresUserPresence: entry.accessControl == .userPresence))
         }
         return records
     }
@@ -75,11 +76,13 @@ public final class KeyshelfShelf: Shelf {
         // nothing: at 100k accounts even the cached audit (subjects, reuse
         // digests) costs more than a frame. The batch's end reloads the findings.
         if strengths.isEstimating { return lastFindings }
-        let subjects = keyshelf.auditSubjects()
-        if strengths.isEmpty && subjects.count > Self.inlineEstimates {
-            strengths.estimateInBackground(subjects)
+        // The first open: even pairing the accounts with their passwords is
+        // left to the batch (one subject per entry).
+        if strengths.isEmpty && keyshelf.entries().count > Self.inlineEstimates {
+            strengths.estimateInBackground(building: keyshelf.deferredAuditSubjects())
             return lastFindings
         }
+        let subjects = keyshelf.auditSubjects()
         let missing = strengths.missing(subjects)
         let inBackground = missing.count > Self.inlineEstimates
         if inBackground { strengths.estimateInBackground(missing) }
