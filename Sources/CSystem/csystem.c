@@ -1,5 +1,8 @@
 #define _GNU_SOURCE
 #include "csystem.h"
+#include <fcntl.h>
+#include <stdio.h>
+#include <unistd.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -18,6 +21,21 @@ int keyshelf_peer_credentials(int fd, uid_t *uid, pid_t *pid) {
     *uid = cred.uid;
     *pid = cred.pid;
     return 0;
+}
+
+int keyshelf_process_is_stopped(pid_t pid) {
+    char path[64];
+    snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    char bytes[512];
+    ssize_t n = read(fd, bytes, sizeof(bytes));
+    close(fd);
+    /* The state follows the last ')' (the command name may contain one). */
+    ssize_t paren = -1;
+    for (ssize_t i = 0; i < n; i++) if (bytes[i] == ')') paren = i;
+    if (paren < 0 || paren + 2 >= n) return 0;
+    return bytes[paren + 2] == 'T' || bytes[paren + 2] == 't';
 }
 
 int keyshelf_tty_echo_off(int fd) {

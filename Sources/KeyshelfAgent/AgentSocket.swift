@@ -202,20 +202,7 @@ enum AgentSocket {
     /// - Throws: `AgentError.notResponding` when process `pid` is stopped: its
     ///   agent would not answer before the deadline.
     static func refuseIfStopped(_ pid: pid_t) throws {
-        guard isStopped(pid) else { return }
+        guard keyshelf_process_is_stopped(pid) != 0 else { return }
         throw AgentError(.notResponding, "the agent (pid \(pid)) is stopped (SIGSTOP or a debugger); not waiting for it")
-    }
-
-    /// Whether process `pid` is stopped or traced (state `T` or `t` in
-    /// `/proc/PID/stat`, which every user may read).
-    private static func isStopped(_ pid: pid_t) -> Bool {
-        let fd = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var bytes = [UInt8](repeating: 0, count: 512)
-        let n = read(fd, &bytes, bytes.count)
-        // The state follows the last ')' (the command name may contain one).
-        guard n > 0, let paren = bytes[0..<n].lastIndex(of: UInt8(ascii: ")")), paren + 2 < n else { return false }
-        return bytes[paren + 2] == UInt8(ascii: "T") || bytes[paren + 2] == UInt8(ascii: "t")
     }
 }

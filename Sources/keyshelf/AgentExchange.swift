@@ -27,7 +27,7 @@ enum AgentExchange {
         defer { close(fd) }
         var uid: uid_t = 0
         var pid: pid_t = 0
-        guard keyshelf_peer_credentials(fd, &uid, &pid) == 0, uid == getuid(), !isStopped(pid) else { throw .agentTrouble }
+        guard keyshelf_peer_credentials(fd, &uid, &pid) == 0, uid == getuid(), keyshelf_process_is_stopped(pid) == 0 else { throw .agentTrouble }
         let deadline = now() + operationTimeoutSeconds
         var frame: [UInt8] = []
         withUnsafeBytes(of: UInt32(body.count).littleEndian) { frame += $0 }
@@ -94,7 +94,7 @@ enum AgentExchange {
             let ready = poll(&entry, 1, Int32((min(peerCheckSeconds, left) * 1000).rounded(.up)))
             if ready < 0 && errno != EINTR { throw .agentTrouble }
             if ready <= 0 {
-                if isStopped(peer) { throw .agentTrouble }
+                if keyshelf_process_is_stopped(peer) != 0 { throw .agentTrouble }
                 continue
             }
             let n = recv(fd, buffer.baseAddress! + done, buffer.count - done, Int32(MSG_DONTWAIT))
@@ -102,18 +102,6 @@ enum AgentExchange {
             guard n > 0 else { throw .agentTrouble }
             done += n
         }
-    }
-
-    /// Whether process `pid` is stopped or traced (state `T` or `t` in `/proc/PID/stat`).
-    private static func isStopped(_ pid: pid_t) -> Bool {
-        let fd = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var bytes = [UInt8](repeating: 0, count: 512)
-        let n = read(fd, &bytes, bytes.count)
-        // The state follows the last ')' (the command name may contain one).
-        guard n > 0, let paren = bytes[0..<n].lastIndex(of: UInt8(ascii: ")")), paren + 2 < n else { return false }
-        return bytes[paren + 2] == UInt8(ascii: "T") || bytes[paren + 2] == UInt8(ascii: "t")
     }
 
     /// Seconds of `CLOCK_MONOTONIC`.

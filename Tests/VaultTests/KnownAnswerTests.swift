@@ -55,10 +55,11 @@ import KeyshelfCrypto
     }
 
     /// A private copy of the committed fixture directory.
-    static func fixtureCopy() throws -> TemporaryVault {
+    /// - Parameter version: the fixture directory, `v1`, `v2` or `v3`.
+    static func fixtureCopy(_ version: String = "v1") throws -> TemporaryVault {
         let vault = TemporaryVault()
         try FileManager.default.createDirectory(atPath: vault.path, withIntermediateDirectories: true)
-        let fixtures = try #require(Bundle.module.url(forResource: "Fixtures", withExtension: nil)).appendingPathComponent("v1")
+        let fixtures = try #require(Bundle.module.url(forResource: "Fixtures", withExtension: nil)).appendingPathComponent(version)
         for store in Store.allCases {
             try FileManager.default.copyItem(atPath: fixtures.appendingPathComponent(store.fileName).path, toPath: vault.file(store))
         }

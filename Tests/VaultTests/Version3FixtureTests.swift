@@ -19,16 +19,6 @@ import KeyshelfCrypto
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/v3")
     }
 
-    static func fixtureCopy() throws -> TemporaryVault {
-        let vault = TemporaryVault()
-        try FileManager.default.createDirectory(atPath: vault.path, withIntermediateDirectories: true)
-        let fixtures = try #require(Bundle.module.url(forResource: "Fixtures", withExtension: nil)).appendingPathComponent("v3")
-        for store in Store.allCases {
-            try FileManager.default.copyItem(atPath: fixtures.appendingPathComponent(store.fileName).path, toPath: vault.file(store))
-        }
-        return vault
-    }
-
     /// Written with the format's own pieces rather than a session, so that
     /// the files hold exactly the segments described above.
     @Test func recordFixturesWhenAsked() throws {
@@ -91,12 +81,9 @@ import KeyshelfCrypto
     }
 
     @Test func version2FilesStillOpen() throws {
-        let vault = TemporaryVault()
+        let vault = try KnownAnswerTests.fixtureCopy("v2")
         defer { vault.cleanUp() }
-        try FileManager.default.createDirectory(atPath: vault.path, withIntermediateDirectories: true)
-        let fixtures = try #require(Bundle.module.url(forResource: "Fixtures", withExtension: nil)).appendingPathComponent("v2")
         for store in Store.allCases {
-            try FileManager.default.copyItem(atPath: fixtures.appendingPathComponent(store.fileName).path, toPath: vault.file(store))
             #expect(Array(try readBytes(vault.file(store))[8..<10]) == [2, 0])
         }
         let session = try vault.directory.unlock(password: Self.version2Password)
@@ -113,7 +100,7 @@ import KeyshelfCrypto
     }
 
     @Test func version3FilesOpenWithTheAppendixReplacingItsRecordInPlace() throws {
-        let vault = try Self.fixtureCopy()
+        let vault = try KnownAnswerTests.fixtureCopy("v3")
         defer { vault.cleanUp() }
         let contents = try vault.directory.unlock(password: Self.password).contents()
         #expect(contents.local == KnownAnswerTests.local)
@@ -137,7 +124,7 @@ import KeyshelfCrypto
     /// The session's plaintext is the folded items' encoding, so the next
     /// edit appends one record instead of replacing the file.
     @Test func anEditOfTheFixtureAppendsAgain() throws {
-        let vault = try Self.fixtureCopy()
+        let vault = try KnownAnswerTests.fixtureCopy("v3")
         defer { vault.cleanUp() }
         let session = try vault.directory.unlock(password: Self.password)
         let before = try readBytes(vault.file(.shared))

@@ -10,6 +10,11 @@ int keyshelf_disable_core_dumps(void);
 /// socket (SO_PEERCRED). Returns 0, or -1 with errno set.
 int keyshelf_peer_credentials(int fd, uid_t *uid, pid_t *pid);
 
+/// 1 when process `pid` is stopped or traced (state T or t in
+/// /proc/PID/stat, which every user may read), else 0 (also when it cannot
+/// be read). Shared by the agent client and the thin client, which has no Foundation.
+int keyshelf_process_is_stopped(pid_t pid);
+
 /// Sets the terminal of `fd` to not echo input (returns the previous state
 /// as an opaque token >= 0) or restores it. Returns -1 with errno on failure.
 int keyshelf_tty_echo_off(int fd);
