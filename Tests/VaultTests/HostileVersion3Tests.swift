@@ -173,6 +173,10 @@ import KeyshelfCrypto
         again.account = "again@example.com"
         try session.modify { $0.shared.append(again) }
         try Self.expectConsistent(vault, session, "an added record with an existing id")
+        again.account = "third@example.com"
+        #expect(try session.add(to: .shared) { _ in again })
+        try Self.expectConsistent(vault, session, "add(to:) of a record with an existing id")
+        #expect(try vault.directory.unlock(password: testPassword).contents().shared.count == 4)
     }
 
     @Test func aVersion3HeaderOnAVersion2PayloadIsDamage() throws {
