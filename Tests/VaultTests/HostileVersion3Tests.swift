@@ -340,6 +340,26 @@ import KeyshelfCrypto
         try Self.expectConsistent(vault, session, "emptied again")
     }
 
+    /// Bulk edits (every record changed, each appendix nearly a whole
+    /// store) must not grow the file to 1 024 copies of the store before
+    /// the next compaction: reading it would cost 1 024 stores' decryption.
+    @Test func bulkEditsCompactBeforeTheAppendicesOutgrowTheStore() throws {
+        let (vault, session) = try Self.vault(SegmentTests.items(0..<200))
+        defer { vault.cleanUp() }
+        try session.modify { $0.shared.removeLast() }
+        let whole = try readBytes(vault.file(.shared)).count
+        for n in 0..<40 {
+            try session.modify { for i in $0.shared.indices { $0.shared[i].label = "bulk \(n)" } }
+        }
+        #expect(try Self.opened(vault).appendixCount > 0, "the edits are appendices")
+        let size = try readBytes(vault.file(.shared)).count
+        let bound = whole + max(whole, 256 * 1024)
+            + VaultFile.largestAppendixByteCount(chunkByteCount: Int(VaultHeader.defaultChunkByteCount))
+        #expect(size <= bound, "\(size) bytes for a store saved whole in \(whole)")
+        try Self.expectConsistent(vault, session, "after bulk edits")
+        #expect(try vault.directory.unlock(password: testPassword).contents().shared.allSatisfy { $0.label == "bulk 39" })
+    }
+
     // MARK: Merge driver
 
     /// A merge whose result is OURS's records (THEIRS brought nothing new)
