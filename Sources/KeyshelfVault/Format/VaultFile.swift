@@ -53,6 +53,8 @@ enum VaultFile {
         var payloadTag: [UInt8]
         /// Appendices in the payload.
         var appendixCount: Int
+        /// Bytes of those appendices, length prefixes included.
+        var appendixByteCount: Int
         /// Bytes follow the announced payload: an append that had not
         /// updated the header yet (unfinished, or under way in another process).
         var hasUnfinishedAppend: Bool
@@ -219,7 +221,9 @@ enum VaultFile {
                 items = folded
             }
             return Opened(items: items, plaintext: plaintext, payloadTag: base.tag,
-                          appendixCount: appendices.count, hasUnfinishedAppend: file.count > end)
+                          appendixCount: appendices.count,
+                          appendixByteCount: appendices.reduce(0) { $0 + segmentPrefixByteCount + $1.count },
+                          hasUnfinishedAppend: file.count > end)
         } catch let error as RecordCodec.DecodeError {
             throw VaultError(.damaged, file: path, reason: "is damaged (\(error.reason)); \(VaultError.restoreAdvice)")
         }
