@@ -261,6 +261,30 @@ import KeyshelfCrypto
         #expect(try vault.directory.unlock(password: testPassword).contents().shared[0].comment == sampleItem(1).comment)
     }
 
+    /// Bytes an append killed before its header write left after the payload
+    /// (or a byte anyone appended): every later read of the file must not
+    /// decrypt it again while nothing was committed, or the session's
+    /// `revision` changes at every read and the caches built on it (the
+    /// agent's, the TUI's) are rebuilt each time.
+    @Test func aLeftoverAfterThePayloadDoesNotMakeEveryReadReadTheFileAgain() throws {
+        let (vault, session) = try Self.vault([sampleItem(1), sampleItem(2)])
+        defer { vault.cleanUp() }
+        let state = try Self.opened(vault)
+        var items = [sampleItem(3)]
+        let leftover = try VaultFile.sealAppendix(RecordCodec.encode(&items), header: state.header, vaultKey: state.vaultKey,
+                                                  payloadTag: state.payloadTag, index: 0)
+        try writeBytes(try readBytes(vault.file(.shared)) + leftover, to: vault.file(.shared))
+        let reader = try vault.directory.unlock(password: testPassword)
+        _ = try reader.contents()
+        let revision = reader.revision
+        for _ in 0..<3 { _ = try reader.contents() }
+        #expect(reader.revision == revision, "the file was read again \(reader.revision - revision) times")
+        // A commit after the read (the header announcing the leftover) is still seen.
+        try session.modify { $0.shared[0].comment = "edited" }
+        #expect(try reader.contents().shared[0].comment == "edited")
+        #expect(reader.revision != revision)
+    }
+
     // MARK: Sequences
 
     @Test func editsPastTheAppendixBoundThenACompactionKeepEveryEdit() throws {
