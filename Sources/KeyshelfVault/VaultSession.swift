@@ -365,6 +365,11 @@ public final class VaultSession: @unchecked Sendable {
         let path = directory.path(of: store)
         let identity = try FileSystem.identity(of: path)
         guard state[store].needsReload || state[store].hasUnfinishedAppend || identity != state[store].identity else { return }
+        if !state[store].needsReload, let identity, identity == state[store].identity,
+           FileSystem.header(path, expected: identity) == state[store].header.serialized() {
+            // Bytes after the payload, and the header that would announce them still the one read: nothing was committed since.
+            return
+        }
         itemsRevision += 1
         guard let file = try FileSystem.read(path) else {
             guard store == .shared else {
