@@ -243,6 +243,57 @@ import KeyshelfCrypto
         try Self.expectRefused(vault, "two manifests")
     }
 
+    /// Random splices of one file's own segments (base segments, manifest,
+    /// appendices: dropped, repeated, reordered, a manifest flag flipped),
+    /// with the header's length and checksum made right: each opens only
+    /// when it is the file cut after an appendix (a rollback, which no
+    /// static key can tell), to exactly that version's items; every other
+    /// is `.damaged` or `.truncated`.
+    @Test func randomSplicesOfAFilesOwnSegmentsOpenOnlyAsAPrefix() throws {
+        let (vault, session) = try Self.vault(SegmentTests.items(0..<700))
+        defer { vault.cleanUp() }
+        try session.modify { $0.shared.removeLast() }
+        var versions: [[String]] = [Self.summary(try session.contents().shared)]
+        for n in 0..<3 {
+            try session.modify { $0.shared[n * 300].label = "edit \(n)" }
+            versions.append(Self.summary(try session.contents().shared))
+        }
+        let bytes = try readBytes(vault.file(.shared))
+        let state = try Self.opened(vault)
+        let pieces = SegmentTests.segments(bytes).map { Array(bytes[($0.range.lowerBound - 4)..<$0.range.upperBound]) }
+        let manifest = try #require(SegmentTests.segments(bytes).firstIndex { $0.manifest })
+        #expect(manifest >= 2 && pieces.count == manifest + 4, "\(pieces.count) segments, the manifest at \(manifest)")
+        var generator = SystemRandomNumberGenerator()
+        var opened = 0
+        for round in 0..<400 {
+            var order = (0..<Int.random(in: 1...(pieces.count + 2), using: &generator)).map { _ in Int.random(in: 0..<pieces.count, using: &generator) }
+            if round % 4 == 0 { order = Array(0..<Int.random(in: 1...pieces.count, using: &generator)) }
+            var payload = order.flatMap { pieces[$0] }
+            var flipped = false
+            if round % 5 == 0, !order.isEmpty {
+                // The manifest flag flipped on one segment's length.
+                let at = order.prefix(Int.random(in: 0..<order.count, using: &generator)).reduce(0) { $0 + pieces[$1].count }
+                payload[at + 3] ^= 0x80
+                flipped = true
+            }
+            var header = state.header
+            header.payloadByteCount = UInt64(payload.count)
+            let file = header.serialized() + payload
+            let prefix = Array(0..<order.count)
+            let expected = !flipped && order == prefix && order.count > manifest ? versions[order.count - manifest - 1] : nil
+            do {
+                let parsed = try file.withUnsafeBytes { try VaultHeader.parse($0, expected: .shared, path: "splice") }
+                let items = try VaultFile.open(file, header: parsed, vaultKey: state.vaultKey, path: "splice").items
+                #expect(expected != nil && Self.summary(items) == expected, "round \(round): \(order) flipped \(flipped) opened")
+                opened += 1
+            } catch let error as VaultError {
+                #expect(expected == nil && (error.code == .damaged || error.code == .truncated),
+                        "round \(round): \(order) flipped \(flipped): \(error.code): \(error.reason)")
+            }
+        }
+        #expect(opened > 20)
+    }
+
     /// A whole appendix left unannounced (killed before its header write),
     /// then an edit: the edit's appendix replaces the leftover.
     @Test func anUnannouncedAppendixIsLeftOutAndOverwritten() throws {
