@@ -354,6 +354,56 @@ import KeyshelfCrypto
         #expect(labels == (0..<5).map { k in "edit \((last - (last - k) % 5))" })
     }
 
+    /// Two processes rewriting every record (appendices, and a compaction
+    /// whenever the appendices reach their bound) while this one reads
+    /// without the lock: every read sees each store whole at one
+    /// generation, and the file opens after both are killed.
+    @Test func twoEditingProcessesAndALockFreeReaderNeverSeeAMixedStore() throws {
+        let vault = TemporaryVault()
+        defer { vault.cleanUp() }
+        let session = try vault.directory.create(password: testPassword, limits: .minimum)
+        try session.modify { contents in
+            for store in Store.allCases {
+                contents[store] = (0..<4).map {
+                    var item = sampleItem($0 + (store == .local ? 0 : 10))
+                    item.label = "0"
+                    return item
+                }
+            }
+        }
+        let outputs = [Pipe(), Pipe()]
+        let writers = try outputs.map { try startStress(["churn", vault.path], output: $0) }
+        defer {
+            for writer in writers where writer.isRunning { kill(writer.processIdentifier, SIGKILL) }
+        }
+        func check(_ contents: VaultContents, _ what: String) {
+            for store in Store.allCases {
+                #expect(contents[store].count == 4 && Set(contents[store].map(\.label)).count == 1, "\(what): \(store) is mixed")
+            }
+        }
+        let reader = try vault.directory.unlock(password: testPassword)
+        let start = Date()
+        var reads = 0, busy = 0
+        while Date().timeIntervalSince(start) < 3 {
+            do {
+                check(try reader.contents(), "read \(reads)")
+                reads += 1
+            } catch let error as VaultError where error.code == .changedOnDisk {
+                busy += 1
+            }
+        }
+        for writer in writers {
+            kill(writer.processIdentifier, SIGKILL)
+            writer.waitUntilExit()
+        }
+        var generations = 0
+        for output in outputs {
+            while let g = ProcessTests.readGeneration(output.fileHandleForReading) { generations = max(generations, g) }
+        }
+        check(try vault.directory.unlock(password: testPassword).contents(), "after the kills")
+        #expect(reads > 10 && generations > 100, "\(reads) reads (\(busy) busy), \(generations) generations")
+    }
+
     @Test func editRemoveAndReAddTheSameIdStayConsistent() throws {
         let (vault, session) = try Self.vault((0..<4).map { sampleItem($0) })
         defer { vault.cleanUp() }
