@@ -164,6 +164,25 @@ import KeyshelfCrypto
         #expect(try vault.directory.unlock(password: testPassword).contents().shared.count == 3)
     }
 
+    /// Base records that share an id (as above) and an appendix record with
+    /// that id (a writer that appended anyway): the appendix replaces one of
+    /// them; the base's other record stays, as it does when the appendix
+    /// holds some other record.
+    @Test func anAppendixRecordWithADoubledBaseIdDropsNoBaseRecord() throws {
+        let (vault, _) = try Self.vault([sampleItem(1)])
+        defer { vault.cleanUp() }
+        let state = try Self.opened(vault)
+        var twin = sampleItem(1), edited = sampleItem(1)
+        twin.account = "twin@example.com"
+        edited.comment = "edited"
+        try writeBytes(try Self.craft(state, base: [[sampleItem(1), sampleItem(2), twin]], appendices: [[sampleItem(3)]]), to: vault.file(.shared))
+        #expect(Self.summary(try vault.directory.unlock(password: testPassword).contents().shared)
+                == Self.summary([sampleItem(1), sampleItem(2), twin, sampleItem(3)]))
+        try writeBytes(try Self.craft(state, base: [[sampleItem(1), sampleItem(2), twin]], appendices: [[edited]]), to: vault.file(.shared))
+        #expect(Self.summary(try vault.directory.unlock(password: testPassword).contents().shared)
+                == Self.summary([edited, sampleItem(2), twin]))
+    }
+
     /// An item added at the end with the id of an earlier one (a `modify`
     /// body may append any item): an appendix would fold it onto the earlier one.
     @Test func anAddedRecordWithAnExistingIdIsNotFoldedOntoIt() throws {
