@@ -229,25 +229,31 @@ enum VaultFile {
         }
     }
 
-    /// v3's rule for appendices (docs/vault-format.md, "Appendices"): a
-    /// record whose id came earlier replaces that record in its place; the
-    /// others are added at the end. `items` are the first segment's
+    /// v3's rule for appendices (docs/vault-format.md, "Appendices"): an
+    /// appendix record whose id came earlier replaces the first record with
+    /// that id in its place; the others are added at the end. Base records
+    /// never replace one another (two with one id both stay, whether or not
+    /// an appendix follows). `items` are the base segments'
     /// `firstSegmentCount` items followed by the appendices'.
     /// - Returns: the folded items, or nil when no record replaced another.
     static func folded(_ items: [Item], firstSegmentCount: Int) -> [Item]? {
-        let appended = Set(items[min(firstSegmentCount, items.count)...].lazy.map(\.id))
+        let base = min(firstSegmentCount, items.count)
+        let appended = Set(items[base...].lazy.map(\.id))
         var position: [UUID: Int] = [:]
         var out: [Item] = []
         out.reserveCapacity(items.count)
         var replaced = false
-        for item in items {
+        for (index, item) in items.enumerated() {
             if appended.contains(item.id) {
                 if let earlier = position[item.id] {
-                    out[earlier] = item
-                    replaced = true
-                    continue
+                    if index >= base {
+                        out[earlier] = item
+                        replaced = true
+                        continue
+                    }
+                } else {
+                    position[item.id] = out.count
                 }
-                position[item.id] = out.count
             }
             out.append(item)
         }
