@@ -423,6 +423,52 @@ import KeyshelfCrypto
         #expect(reads > 10 && generations > 100, "\(reads) reads (\(busy) busy), \(generations) generations")
     }
 
+    /// SIGKILL while a writer edits one base segment's records right at the
+    /// appendix bound, so that the kill often falls in the compaction that
+    /// keeps the other segments: the file always opens, whole, with every
+    /// acknowledged edit.
+    @Test func killingAWriterAroundACompactionThatKeepsSegmentsLosesNothing() throws {
+        let vault = TemporaryVault()
+        defer { vault.cleanUp() }
+        let session = try vault.directory.create(password: testPassword, limits: .minimum)
+        // About 100 KB: two base segments, the second one kept by a compaction after edits in the first.
+        try session.modify { $0.shared = (0..<1000).map { var item = sampleItem($0); item.label = "0"; return item } }
+        try session.modify { $0.shared.removeLast() }
+        let total = (0..<999).map { sampleItem($0).id }
+        var acknowledged = 0
+        var generator = SystemRandomNumberGenerator()
+        var compactions = 0
+        for round in 0..<6 {
+            // Up to one appendix short of the bound: the child's second save compacts.
+            var file = try Self.opened(vault)
+            if file.appendixCount < VaultSession.maximumAppendixCount - 1 {
+                // Appended through the session's own writer, one small record each (faster than a `modify` each).
+                var edited = [file.items[500]]
+                for k in file.appendixCount..<(VaultSession.maximumAppendixCount - 1) {
+                    edited[0].comment = "fill \(k)"
+                    #expect(try VaultSession.append(RecordCodec.encode(&edited), replacing: true, store: .shared, file: &file, directory: vault.path))
+                }
+                #expect(try Self.opened(vault).appendixCount == VaultSession.maximumAppendixCount - 1)
+            }
+            let (output, first) = try ProcessTests.killAtARandomMoment(["edit", vault.path], round: round, using: &generator)
+            var last = first
+            while let g = ProcessTests.readGeneration(output) { last = g }
+            acknowledged = max(acknowledged, last ?? 0)
+            try? output.close()
+            let items = try vault.directory.unlock(password: testPassword).contents().shared
+            #expect(items.map(\.id) == total, "round \(round): records missing or moved")
+            let newest = items.prefix(10).compactMap { Int($0.label) }.max() ?? 0
+            #expect(newest >= acknowledged, "round \(round): newest edit \(newest), \(acknowledged) acknowledged")
+            // A compaction done, or one killed under way (its temporary file or pending backup left).
+            let names = try FileManager.default.contentsOfDirectory(atPath: vault.path)
+                + ((try? FileManager.default.contentsOfDirectory(atPath: vault.path + "/backups")) ?? [])
+            if try Self.opened(vault).appendixCount < 5 || names.contains(where: { $0.hasSuffix(".tmp") || $0.hasSuffix("pending.bak") }) {
+                compactions += 1
+            }
+        }
+        #expect(compactions > 0, "no round reached a compaction")
+    }
+
     @Test func editRemoveAndReAddTheSameIdStayConsistent() throws {
         let (vault, session) = try Self.vault((0..<4).map { sampleItem($0) })
         defer { vault.cleanUp() }
