@@ -67,6 +67,7 @@ enum PasswordChange {
             states[index].identity = identity
             states[index].payloadTag = payloadTags[index]
             states[index].appendixCount = 0
+            states[index].appendixByteCount = 0
             // The payload written holds the records read; an unfinished append was never committed.
             states[index].hasUnfinishedAppend = false
         }

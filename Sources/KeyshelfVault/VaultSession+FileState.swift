@@ -24,6 +24,8 @@ extension VaultSession {
         var payloadTag: [UInt8] = []
         /// Appendices in the payload on disk.
         var appendixCount = 0
+        /// Bytes of those appendices, length prefixes included.
+        var appendixByteCount = 0
         /// Bytes followed the announced payload when the file was read (an
         /// append unfinished or under way): the file is read again next time,
         /// whatever its identity says.
@@ -39,6 +41,7 @@ extension VaultSession {
             self.plaintext = opened.plaintext
             self.payloadTag = opened.payloadTag
             self.appendixCount = opened.appendixCount
+            self.appendixByteCount = opened.appendixByteCount
             self.hasUnfinishedAppend = opened.hasUnfinishedAppend
         }
 

@@ -54,6 +54,7 @@ extension VaultSession {
         file.needsReload = false
         file.payloadTag = payloadTag
         file.appendixCount = 0
+        file.appendixByteCount = 0
         file.hasUnfinishedAppend = false
         return saved.warnings
     }
@@ -78,19 +79,39 @@ extension VaultSession {
     /// about as much as decoding 1 000 more records.
     static let maximumAppendixCount = 1024
 
+    /// Bytes a file's appendices may hold together (length prefixes
+    /// included) when its base segments hold fewer: appendices may hold as
+    /// many bytes as the base segments, or this many. Bulk edits (every
+    /// record changed, an appendix of a near-whole store each) thus compact
+    /// after a few edits, instead of growing the file to 1 024 copies of the
+    /// store that every open decrypts.
+    static let minimumAppendixByteBudget = 256 * 1024
+
+    /// Whether a file whose payload is `payloadByteCount` bytes, of which
+    /// `appendixCount` appendices take `appendixByteCount`, may take one more
+    /// appendix of `byteCount` bytes (prefix included), or must be replaced whole.
+    static func takesAppendix(_ byteCount: Int, appendixCount: Int, appendixByteCount: Int, payloadByteCount: Int) -> Bool {
+        appendixCount < maximumAppendixCount
+            && appendixByteCount + byteCount <= max(payloadByteCount - appendixByteCount, minimumAppendixByteBudget)
+    }
+
     /// Writes `records` (a record list: items changed in place or added
     /// after the file's last) as an appendix of `store`'s file, when the file
     /// can take one: it exists in format v2 (additions only) or v3
     /// (`replacing`: some records replace earlier ones by id), has fewer than
-    /// `maximumAppendixCount` appendices, the records fit in one chunk, and
-    /// it has one hard link. Updates the file's identity and header; the
+    /// `maximumAppendixCount` appendices, which with this one stay within
+    /// their byte budget (`takesAppendix`), the records fit in one chunk,
+    /// and it has one hard link. Updates the file's identity and header; the
     /// caller adopts the items.
     /// - Returns: false when it cannot (nothing written: the caller saves the whole file).
     /// - Throws: `VaultError.changedOnDisk` when the file is no longer the
     ///   version `file.identity`; `.io` for a failed system call (the file is then as it was).
     static func append(_ records: SecureBytes, replacing: Bool, store: Store, file: inout FileState, directory: String) throws -> Bool {
-        guard let identity = file.identity, file.header.version >= (replacing ? 3 : 2), file.appendixCount < maximumAppendixCount,
-              records.byteCount <= Int(file.header.chunkByteCount) else { return false }
+        let chunk = Int(file.header.chunkByteCount)
+        guard let identity = file.identity, file.header.version >= (replacing ? 3 : 2), records.byteCount <= chunk,
+              takesAppendix(VaultFile.segmentPrefixByteCount + SecretStream.sealedByteCount(plaintextByteCount: records.byteCount, chunkByteCount: chunk),
+                            appendixCount: file.appendixCount, appendixByteCount: file.appendixByteCount,
+                            payloadByteCount: Int(file.header.payloadByteCount)) else { return false }
         let appendix = try VaultFile.sealAppendix(records, header: file.header, vaultKey: file.vaultKey, payloadTag: file.payloadTag, index: file.appendixCount)
         var header = file.header
         header.payloadByteCount += UInt64(appendix.count)
@@ -102,6 +123,7 @@ extension VaultSession {
         file.hasUnfinishedAppend = false
         file.needsReload = false
         file.appendixCount += 1
+        file.appendixByteCount += appendix.count
         return true
     }
 }

@@ -228,7 +228,8 @@ public final class VaultSession: @unchecked Sendable {
     /// contents and return the item to add after `store`'s last one (nil: no
     /// plain addition; nothing is written), and saves it. Unlike `modify`,
     /// only that item is encoded: it goes into an appendix when the file can
-    /// take one, else the whole file is replaced as `modify` does. `body`
+    /// take one and no item of the store has its id, else the whole file is
+    /// replaced as `modify` does. `body`
     /// must not call back into this session.
     /// - Returns: whether the item was added.
     /// - Throws: whatever `body` throws; the errors of `modify` (a
@@ -242,7 +243,10 @@ public final class VaultSession: @unchecked Sendable {
             let records = RecordCodec.encode(&added)
             do {
                 try state.withFile(store) { file in
-                    if try Self.append(records, replacing: false, store: store, file: &file, directory: directory.path) {
+                    // An appendix's record with an earlier record's id would be folded onto it by every reader.
+                    let id = item.id
+                    let isNew = file.items.withUnsafeBufferPointer { items in !items.indices.contains { items[$0].id == id } }
+                    if isNew, try Self.append(records, replacing: false, store: store, file: &file, directory: directory.path) {
                         file.adopt(adding: added, records: records)
                     } else {
                         var items = file.items
@@ -361,6 +365,11 @@ public final class VaultSession: @unchecked Sendable {
         let path = directory.path(of: store)
         let identity = try FileSystem.identity(of: path)
         guard state[store].needsReload || state[store].hasUnfinishedAppend || identity != state[store].identity else { return }
+        if !state[store].needsReload, let identity, identity == state[store].identity,
+           FileSystem.header(path, expected: identity) == state[store].header.serialized() {
+            // Bytes after the payload, and the header that would announce them still the one read: nothing was committed since.
+            return
+        }
         itemsRevision += 1
         guard let file = try FileSystem.read(path) else {
             guard store == .shared else {

@@ -13,6 +13,10 @@ import KeyshelfVault
 //                                    account "n" (n = the items before it), then
 //                                    prints n + 1 (mostly appendices; every 65th
 //                                    save replaces the file)
+//   vault-stress edit DIR            saves forever; save g (counting on from the
+//                                    largest label) sets label g on shared item
+//                                    g % 10 (appendices, then a compaction that
+//                                    keeps the other base segments), then prints g
 //   vault-stress passwd DIR          changes the master password forever, between
 //                                    the stdin password and the same with "2"
 //                                    appended (it opens with either), printing
@@ -20,7 +24,7 @@ import KeyshelfVault
 
 let args = CommandLine.arguments
 guard args.count >= 3, let line = readLine(strippingNewline: true) else {
-    FileHandle.standardError.write(Data("usage: vault-stress add DIR COUNT TAG | churn DIR | grow DIR | passwd DIR (password on stdin)\n".utf8))
+    FileHandle.standardError.write(Data("usage: vault-stress add DIR COUNT TAG | churn DIR | edit DIR | grow DIR | passwd DIR (password on stdin)\n".utf8))
     exit(2)
 }
 let password = Secret(utf8: line)
@@ -69,6 +73,14 @@ do {
                     }
                 }
             }
+            FileHandle.standardOutput.write(Data("\(generation)\n".utf8))
+        }
+    case "edit":
+        var generation = try session.contents().shared.prefix(10).compactMap { Int($0.label) }.max() ?? 0
+        while true {
+            generation += 1
+            let label = String(generation)
+            try session.modify { $0.shared[generation % 10].label = label }
             FileHandle.standardOutput.write(Data("\(generation)\n".utf8))
         }
     case "grow":

@@ -220,6 +220,47 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: a.directory.appendingPathComponent(".git/MERGE_HEAD").path))
     }
 
+    /// Edits on two machines, merged by `git pull` through the driver as
+    /// OURS plus an appendix (docs/vault-format.md, "Appendices"): after
+    /// both sync, both hold the very same `shared.vault` blob, the merge
+    /// grew the file by a small appendix, and syncing again commits nothing.
+    @Test func aMergeWrittenAsOursPlusAnAppendixConvergesOnBothMachines() throws {
+        let world = try World()
+        let a = try world.machine()
+        for n in 0..<20 { try a.add("site\(n).example", "user", password: "pw-\(n)") }
+        try #require(try a.sync(["sync", "setup", world.remoteURL]).status == 0)
+        let b = try world.machine(initialize: false)
+        try #require(try b.sync(["sync", "clone", world.remoteURL]).status == 0)
+
+        #expect(try a.sync(["add", "site3.example", "user", "--password-stdin", "--yes"], stdin: "edited-on-a\n").status == 0)
+        #expect(try b.sync(["add", "site7.example", "user", "--password-stdin", "--yes"], stdin: "edited-on-b\n").status == 0)
+        try b.add("new.example", "bob", password: "bob-b")
+        #expect(try b.sync(["sync"]).status == 0)
+        try #require(try git(["commit", "--quiet", "-am", "local"], in: a.directory, a).status == 0)
+        let ours = try Data(contentsOf: a.directory.appendingPathComponent("shared.vault"))
+        let pull = try git(["pull", "--no-rebase", "--quiet", "origin", "main"], in: a.directory, a)
+        try #require(pull.status == 0, "\(pull)")
+        let merged = try Data(contentsOf: a.directory.appendingPathComponent("shared.vault"))
+        #expect(merged.count > ours.count && merged.count - ours.count < 2048 && merged.prefix(ours.count).dropFirst(144) == ours.dropFirst(144),
+                "the merge is OURS and an appendix (\(ours.count) → \(merged.count) bytes)")
+        #expect(try a.sync(["sync"]).status == 0)
+        #expect(try b.sync(["sync"]).status == 0)
+
+        let files = try [a, b].map { try Data(contentsOf: $0.directory.appendingPathComponent("shared.vault")) }
+        #expect(files[0] == files[1], "both machines hold one blob")
+        let heads = try [a, b].map { try git(["rev-parse", "HEAD"], in: $0.directory, $0).stdout }
+        #expect(heads[0] == heads[1])
+        for m in [a, b] {
+            #expect(try m.sync(["get", "site3.example", "user", "--yes"]).stdout == "edited-on-a\n")
+            #expect(try m.sync(["get", "site7.example", "user", "--yes"]).stdout == "edited-on-b\n")
+            #expect(try m.sync(["get", "new.example", "bob", "--yes"]).stdout == "bob-b\n")
+        }
+        let commits = try git(["rev-list", "--count", "main"], in: world.remote, a).stdout
+        for m in [a, b, a] { #expect(try m.sync(["sync"]).status == 0) }
+        #expect(try git(["rev-list", "--count", "main"], in: world.remote, a).stdout == commits, "syncing again commits nothing")
+        #expect(try Data(contentsOf: a.directory.appendingPathComponent("shared.vault")) == files[0])
+    }
+
     @Test func threeMachinesThroughTheBinaryConverge() throws {
         let world = try World()
         let first = try world.machine()

@@ -193,10 +193,12 @@ enum RecordCodec {
     /// record*`), as a payload of their own, when `new` is `old` with some
     /// records changed in place (the same id at the same position) and
     /// possibly records added after its last one; nil for any other change
-    /// (records removed, reordered, or a position holding another id).
-    /// `replaces` says whether any record of `old` changed (an appendix that
-    /// replaces records needs format v3). Records are compared with `memcmp`;
-    /// only differing ones are parsed for their id.
+    /// (records removed, reordered, or a position holding another id), and
+    /// nil when another record of `new` has the id of a changed or added one:
+    /// a reader folds an appendix's records by id onto the first record with
+    /// it, not by position. `replaces` says whether any record of `old`
+    /// changed (an appendix that replaces records needs format v3). Records
+    /// are compared with `memcmp`; only differing ones are parsed whole.
     static func changedRecords(from old: SecureBytes, to new: SecureBytes) -> (records: SecureBytes, replaces: Bool)? {
         old.withUnsafeBytes { o in
             new.withUnsafeBytes { n -> (records: SecureBytes, replaces: Bool)? in
@@ -218,7 +220,7 @@ enum RecordCodec {
                     guard let after = try? newReader.record() else { return nil }
                     changed.append(after)
                 }
-                guard !changed.isEmpty else { return nil }
+                guard !changed.isEmpty, haveOwnIDs(changed, in: n, recordsAt: newStart, count: newCount) else { return nil }
                 let byteCount = changed.reduce(varintByteCount(UInt64(changed.count))) { $0 + varintByteCount(UInt64($1.count)) + $1.count }
                 let out = SecureBytes(byteCount: byteCount)
                 out.withUnsafeMutableBytes { buffer in
@@ -232,6 +234,29 @@ enum RecordCodec {
                 return (out, replaces)
             }
         }
+    }
+
+    /// Whether each record `changed` (field ranges of `buffer`, a record list
+    /// of `count` records from offset `start`) has an id that no other record
+    /// of the list has. One pass over the ids (each record's first field, as
+    /// `encode` writes them).
+    private static func haveOwnIDs(_ changed: [Range<Int>], in buffer: UnsafeRawBufferPointer, recordsAt start: Int, count: UInt64) -> Bool {
+        func uuid(_ bytes: UnsafeRawBufferPointer) -> UUID {
+            var raw: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            withUnsafeMutableBytes(of: &raw) { $0.copyMemory(from: bytes) }
+            return UUID(uuid: raw)
+        }
+        var ids = Set<UUID>()
+        for range in changed {
+            guard let id = recordID(buffer, range), ids.insert(uuid(id)).inserted else { return false }
+        }
+        var r = Reader(buffer: buffer, offset: start)
+        var holders = 0
+        for _ in 0..<count {
+            guard let range = try? r.record() else { return false }
+            if let id = recordID(buffer, range), ids.contains(uuid(id)) { holders += 1 }
+        }
+        return holders == ids.count
     }
 
     /// The 16 bytes of the id field of the record whose fields are `buffer[range]`; nil when it has none.

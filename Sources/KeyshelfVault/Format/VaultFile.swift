@@ -53,6 +53,8 @@ enum VaultFile {
         var payloadTag: [UInt8]
         /// Appendices in the payload.
         var appendixCount: Int
+        /// Bytes of those appendices, length prefixes included.
+        var appendixByteCount: Int
         /// Bytes follow the announced payload: an append that had not
         /// updated the header yet (unfinished, or under way in another process).
         var hasUnfinishedAppend: Bool
@@ -219,31 +221,39 @@ enum VaultFile {
                 items = folded
             }
             return Opened(items: items, plaintext: plaintext, payloadTag: base.tag,
-                          appendixCount: appendices.count, hasUnfinishedAppend: file.count > end)
+                          appendixCount: appendices.count,
+                          appendixByteCount: appendices.reduce(0) { $0 + segmentPrefixByteCount + $1.count },
+                          hasUnfinishedAppend: file.count > end)
         } catch let error as RecordCodec.DecodeError {
             throw VaultError(.damaged, file: path, reason: "is damaged (\(error.reason)); \(VaultError.restoreAdvice)")
         }
     }
 
-    /// v3's rule for appendices (docs/vault-format.md, "Appendices"): a
-    /// record whose id came earlier replaces that record in its place; the
-    /// others are added at the end. `items` are the first segment's
+    /// v3's rule for appendices (docs/vault-format.md, "Appendices"): an
+    /// appendix record whose id came earlier replaces the first record with
+    /// that id in its place; the others are added at the end. Base records
+    /// never replace one another (two with one id both stay, whether or not
+    /// an appendix follows). `items` are the base segments'
     /// `firstSegmentCount` items followed by the appendices'.
     /// - Returns: the folded items, or nil when no record replaced another.
     static func folded(_ items: [Item], firstSegmentCount: Int) -> [Item]? {
-        let appended = Set(items[min(firstSegmentCount, items.count)...].lazy.map(\.id))
+        let base = min(firstSegmentCount, items.count)
+        let appended = Set(items[base...].lazy.map(\.id))
         var position: [UUID: Int] = [:]
         var out: [Item] = []
         out.reserveCapacity(items.count)
         var replaced = false
-        for item in items {
+        for (index, item) in items.enumerated() {
             if appended.contains(item.id) {
                 if let earlier = position[item.id] {
-                    out[earlier] = item
-                    replaced = true
-                    continue
+                    if index >= base {
+                        out[earlier] = item
+                        replaced = true
+                        continue
+                    }
+                } else {
+                    position[item.id] = out.count
                 }
-                position[item.id] = out.count
             }
             out.append(item)
         }

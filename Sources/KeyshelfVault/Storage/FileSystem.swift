@@ -130,6 +130,19 @@ enum FileSystem {
         throw VaultError(.changedOnDisk, file: path, reason: "kept changing while it was read (another program is writing it); nothing was changed — try again")
     }
 
+    /// The first `VaultHeader.byteCount` bytes of the file at `path` when it
+    /// is still the version `expected` (checked after the read); nil when it
+    /// is not, is absent, or cannot be read (the caller then reads it whole).
+    static func header(_ path: String, expected: FileIdentity) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var s = stat()
+        guard let bytes = try? readAt(fd, offset: 0, count: VaultHeader.byteCount, path: path),
+              fstat(fd, &s) == 0, FileIdentity(s) == expected else { return nil }
+        return bytes
+    }
+
     private static func read(_ fd: Int32, path: String, examined: () -> Void) throws -> (bytes: [UInt8], identity: FileIdentity) {
         var s = stat()
         guard fstat(fd, &s) == 0 else { throw ioError(path, "examine the file") }

@@ -39,8 +39,9 @@ extension VaultSession {
     /// it. When `ours` (the copy the result replaces) is under this key and
     /// `items` only change some of its records in place or add some, the
     /// result is `ours` with an appendix (docs/vault-format.md,
-    /// "Appendices"), so git stores a small delta; else a whole file (a
-    /// fresh secretstream header).
+    /// "Appendices"), so git stores a small delta; when `items` are its
+    /// records as they are, `ours` itself (less any unannounced bytes after
+    /// its payload); else a whole file (a fresh secretstream header).
     /// - Throws: `VaultError.io` for a `…ThisDeviceOnly` item; `.locked`; the
     ///   open errors of `openSharedCopy` for `ours`.
     public func sealSharedCopy(_ items: [Item], over ours: [UInt8]? = nil) throws -> [UInt8] {
@@ -71,18 +72,24 @@ extension VaultSession {
     }
 
     /// `ours` with an appendix that turns its records into `plaintext`'s, as
-    /// a save of the vault file would append one; nil when it cannot take it.
+    /// a save of the vault file would append one, or `ours` alone when its
+    /// records are `plaintext`'s; nil when it cannot take an appendix.
     private func appendedCopy(_ plaintext: SecureBytes, over ours: [UInt8], template: VaultHeader, vaultKey: SecureBytes) throws -> [UInt8]? {
         let name = "this branch's shared.vault"
         var header = try ours.withUnsafeBytes { try VaultHeader.parse($0, fileByteCount: ours.count, expected: .shared, path: name) }
         guard header.nonce == template.nonce, header.wrappedKey == template.wrappedKey else { return nil }
         let opened = try VaultFile.open(ours, header: header, vaultKey: vaultKey, path: name)
+        let end = VaultHeader.byteCount + Int(header.payloadByteCount)
+        // Nothing to merge in: re-sealed, the same records would make git store the whole file again.
+        if plaintext.hasSameBytes(as: opened.plaintext) { return Array(ours[..<end]) }
         guard let change = RecordCodec.changedRecords(from: opened.plaintext, to: plaintext),
-              header.version >= (change.replaces ? 3 : 2), opened.appendixCount < Self.maximumAppendixCount,
-              change.records.byteCount <= Int(header.chunkByteCount) else { return nil }
+              header.version >= (change.replaces ? 3 : 2), change.records.byteCount <= Int(header.chunkByteCount),
+              Self.takesAppendix(VaultFile.segmentPrefixByteCount + SecretStream.sealedByteCount(
+                  plaintextByteCount: change.records.byteCount, chunkByteCount: Int(header.chunkByteCount)),
+                                 appendixCount: opened.appendixCount, appendixByteCount: opened.appendixByteCount,
+                                 payloadByteCount: Int(header.payloadByteCount)) else { return nil }
         let appendix = try VaultFile.sealAppendix(change.records, header: header, vaultKey: vaultKey, payloadTag: opened.payloadTag,
                                                   index: opened.appendixCount)
-        let end = VaultHeader.byteCount + Int(header.payloadByteCount)
         header.payloadByteCount += UInt64(appendix.count)
         return header.serialized() + ours[VaultHeader.byteCount..<end] + appendix
     }
