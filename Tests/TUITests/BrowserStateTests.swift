@@ -42,6 +42,21 @@ import KeyshelfCrypto
         #expect(state.revealed == nil)
     }
 
+    /// Found by a new user: after `e` changed a revealed password, the detail still showed the old one.
+    @Test func aReloadHidesTheRevealedPasswordOnlyWhenItsRecordChanged() {
+        var state = Self.loaded()
+        let anna = state.selectedRecord!.id
+        state.apply(.reveal(anna, Secret(utf8: "pw-anna")))
+        var records = FakeShelf().items
+        state.apply(.load(records, select: nil, matches: nil))
+        #expect(state.revealed?.id == anna, "an unchanged record keeps its password shown")
+        let position = records.firstIndex { $0.id == anna }!
+        records[position].modificationDate = records[position].modificationDate.addingTimeInterval(60)
+        state.apply(.load(records, select: nil, matches: nil))
+        #expect(state.revealed == nil)
+        #expect(state.selectedRecord?.id == anna)
+    }
+
     @Test func aMoveThatGoesNowhereKeepsThePassword() {
         var state = Self.loaded()
         let anna = state.selectedRecord!.id

@@ -14,7 +14,8 @@ struct BrowserState {
     enum Action {
         /// New records from the shelf and what of them matches the search text
         /// (`Shelf.search`; nil when there is none): keeps the selected domain and
-        /// account (by identity) where they are still shown, or selects record `select`.
+        /// account (by identity) where they are still shown, or selects record
+        /// `select`; hides the revealed password when its record changed.
         case load([ShelfEntry], select: UUID?, matches: [Int]?)
         /// Selects the first record whose id is not in the set (what an add or an import saved).
         case selectNew(since: Set<UUID>)
@@ -117,6 +118,10 @@ struct BrowserState {
     private mutating func load(_ records: [ShelfEntry], select id: UUID?, matches: [Int]?) {
         let previousDomain = selectedDomain?.id
         let previousAccount = selectedRecord?.id
+        // The shown password is the record's as it was revealed: once the record changed (an edit, a sync), hide it.
+        if let shown = revealed?.id, index.records.first(where: { $0.id == shown }) != records.first(where: { $0.id == shown }) {
+            revealed = nil
+        }
         index = DomainIndex(records: records)
         index.filter(matching: searchField.text.isEmpty ? nil : matches)
         domainList.setCount(index.visible.count)
