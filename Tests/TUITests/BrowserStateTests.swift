@@ -44,10 +44,11 @@ import KeyshelfCrypto
 
     /// Found by a new user: after `e` changed a revealed password, the detail still showed the old one.
     @Test func aReloadHidesTheRevealedPasswordOnlyWhenItsRecordChanged() {
-        var state = Self.loaded()
+        var records = FakeShelf().items
+        var state = BrowserState()
+        state.apply(.load(records, select: nil, matches: nil))
         let anna = state.selectedRecord!.id
         state.apply(.reveal(anna, Secret(utf8: "pw-anna")))
-        var records = FakeShelf().items
         state.apply(.load(records, select: nil, matches: nil))
         #expect(state.revealed?.id == anna, "an unchanged record keeps its password shown")
         let position = records.firstIndex { $0.id == anna }!
