@@ -34,6 +34,14 @@ struct AgentAddress {
         guard socketPath.utf8.count <= 107 else { throw .noAgent }
     }
 
+    /// Checks that the socket file is there (an agent was unlocked and has
+    /// not locked since).
+    /// - Throws: `HandBack.noAgent`.
+    func requireSocket() throws(HandBack) {
+        var info = stat()
+        guard lstat(socketPath, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK else { throw .noAgent }
+    }
+
     /// `--vault DIR`, else `$KEYSHELF_VAULT`, else `$XDG_DATA_HOME/keyshelf`,
     /// else `$HOME/.local/share/keyshelf`; empty values count as unset. Only
     /// an absolute path is served (Foundation resolves a relative one

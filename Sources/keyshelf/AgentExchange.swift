@@ -1,4 +1,3 @@
-import CSodium
 import CSystem
 import Glibc
 
@@ -17,33 +16,27 @@ enum AgentExchange {
     /// Seconds between two looks at a silent agent's process state.
     static let peerCheckSeconds = 0.1
 
-    /// Sends `body` as one frame and hands the reply body to `use`. The reply
-    /// sits in memory locked out of swap (a password may be in it) and is
-    /// wiped when `use` returns; when it cannot be locked the full program
-    /// runs instead, so that its warning about unlockable memory is printed.
+    /// Sends `frame` (a request frame, its byte count first) and hands the
+    /// reply body to `use`. The reply sits in memory locked out of swap (a
+    /// password may be in it) and is wiped when `use` returns; when it cannot
+    /// be locked the full program runs instead, so that its warning about
+    /// unlockable memory is printed.
     /// - Throws: `HandBack`, from here or from `use`.
-    static func withReply(to body: [UInt8], at address: AgentAddress, _ use: (UnsafeRawBufferPointer) throws(HandBack) -> Void) throws(HandBack) {
+    static func withReply(to frame: UnsafeRawBufferPointer, at address: AgentAddress, _ use: (UnsafeRawBufferPointer) throws(HandBack) -> Void) throws(HandBack) {
         let fd = try connect(address.socketPath)
         defer { close(fd) }
         var uid: uid_t = 0
         var pid: pid_t = 0
         guard keyshelf_peer_credentials(fd, &uid, &pid) == 0, uid == getuid(), keyshelf_process_is_stopped(pid) == 0 else { throw .agentTrouble }
         let deadline = now() + operationTimeoutSeconds
-        var frame: [UInt8] = []
-        withUnsafeBytes(of: UInt32(body.count).littleEndian) { frame += $0 }
-        frame += body
         try send(fd, frame)
         var prefix: UInt32 = 0
         try withUnsafeMutableBytes(of: &prefix) { bytes throws(HandBack) in try receive(fd, bytes, deadline: deadline, peer: pid) }
         let count = Int(UInt32(littleEndian: prefix))
-        guard count > 0, count <= maximumReplyByteCount, let reply = malloc(count) else { throw .agentTrouble }
-        defer { free(reply) }
-        guard sodium_mlock(reply, count) == 0 else { throw .agentTrouble }
-        // sodium_munlock wipes the bytes before unlocking them.
-        defer { sodium_munlock(reply, count) }
-        let buffer = UnsafeMutableRawBufferPointer(start: reply, count: count)
-        try receive(fd, buffer, deadline: deadline, peer: pid)
-        try use(UnsafeRawBufferPointer(buffer))
+        guard count > 0, count <= maximumReplyByteCount else { throw .agentTrouble }
+        let reply = try LockedBytes(count: count)
+        try receive(fd, reply.buffer, deadline: deadline, peer: pid)
+        try use(UnsafeRawBufferPointer(reply.buffer))
     }
 
     private static func connect(_ path: String) throws(HandBack) -> Int32 {
@@ -72,11 +65,11 @@ enum AgentExchange {
         return fd
     }
 
-    /// Writes all of `bytes` (a request is a few hundred bytes: the socket buffer takes it at once).
-    private static func send(_ fd: Int32, _ bytes: [UInt8]) throws(HandBack) {
+    /// Writes all of `bytes` (a request is at most a few kilobytes: the socket buffer takes it at once).
+    private static func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(HandBack) {
         var done = 0
         while done < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + done, $0.count - done, Int32(MSG_NOSIGNAL)) }
+            let n = Glibc.send(fd, bytes.baseAddress! + done, bytes.count - done, Int32(MSG_NOSIGNAL))
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else { throw .agentTrouble }
             done += n

@@ -6,6 +6,13 @@
 /// - `get SERVER [ACCOUNT] [--yes | -y] [--local | --shared]`
 /// - `list [SERVER] [--local | --shared]`
 /// - `search QUERY`
+/// - `add SERVER ACCOUNT --password-stdin [--yes | -y] [--local | --shared]`
+/// - `rm SERVER ACCOUNT (--yes | -y) [--local | --shared]` (without `--yes`
+///   the agent always asks for consent, which the full program puts to the user)
+///
+/// For `add` and `rm` the ACCOUNT and the SERVER's host must be ASCII (the
+/// host without an IDNA label): the report printed after the write is then
+/// one the thin client prints exactly as the full program (`Line`).
 ///
 /// Option handling follows KeyshelfCLI's `ArgumentParser`: a word not starting
 /// with `-` (or `-` itself) is a positional, a flag may repeat, `--vault`
@@ -22,11 +29,21 @@ struct FastRequest {
         case listEverything(filter: UInt8)
         /// `search QUERY`.
         case search(String)
+        /// `add SERVER ACCOUNT --password-stdin` (the agent's `change`); `newItems`: 0 local, 1 shared.
+        case change(ServerPattern, account: String, yes: Bool, filter: UInt8, newItems: UInt8)
+        /// `rm SERVER ACCOUNT --yes` (the agent's `delete`).
+        case delete(ServerPattern, account: String, filter: UInt8)
     }
 
     let command: Command
     /// `--vault DIR` when given (not empty).
     let vault: String?
+
+    /// The flags each served command takes (`-y` counts as `--yes`).
+    private static let flags: [String: Set<String>] = [
+        "get": ["--yes", "--local", "--shared"], "list": ["--local", "--shared"], "search": [],
+        "add": ["--password-stdin", "--yes", "--local", "--shared"], "rm": ["--yes", "--local", "--shared"],
+    ]
 
     /// - Parameter arguments: the command line without the program name.
     /// - Throws: `HandBack.unservedArguments`.
@@ -53,26 +70,30 @@ struct FastRequest {
                 if commandWord == nil { commandWord = argument } else { words.append(argument) }
             } else {
                 // A flag before the command word is the full program's (`--version`, `--help`, `--password-fd`, …).
-                guard commandWord != nil, ["--yes", "-y", "--local", "--shared"].contains(argument) else {
-                    throw .unservedArguments
-                }
+                guard let commandWord, let allowed = Self.flags[commandWord],
+                      allowed.contains(argument == "-y" ? "--yes" : argument) else { throw .unservedArguments }
                 flags.insert(argument == "-y" ? "--yes" : argument)
             }
         }
         guard !flags.isSuperset(of: ["--local", "--shared"]) else { throw .unservedArguments }
         let filter: UInt8 = flags.contains("--local") ? 1 : flags.contains("--shared") ? 2 : 0
+        let yes = flags.contains("--yes")
         switch commandWord {
         case "get" where (1...2).contains(words.count):
-            command = .get(try ServerPattern(words[0]), account: words.count == 2 ? words[1] : nil,
-                           yes: flags.contains("--yes"), filter: filter)
-        case "list" where words.count <= 1 && !flags.contains("--yes"):
+            command = .get(try ServerPattern(words[0]), account: words.count == 2 ? words[1] : nil, yes: yes, filter: filter)
+        case "list" where words.count <= 1:
             if let server = words.first {
                 command = .listServer(try ServerPattern(server), filter: filter)
             } else {
                 command = .listEverything(filter: filter)
             }
-        case "search" where words.count == 1 && flags.isEmpty:
+        case "search" where words.count == 1:
             command = .search(words[0])
+        case "add" where words.count == 2 && flags.contains("--password-stdin"):
+            let server = try Self.reportable(try ServerPattern(words[0]), account: words[1])
+            command = .change(server, account: words[1], yes: yes, filter: filter, newItems: filter == 1 ? 0 : 1)
+        case "rm" where words.count == 2 && yes:
+            command = .delete(try Self.reportable(try ServerPattern(words[0]), account: words[1]), account: words[1], filter: filter)
         default:
             throw .unservedArguments
         }
@@ -80,9 +101,21 @@ struct FastRequest {
         self.vault = vault.flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    /// The request body: `u8` version 2, `u8` operation, its fields.
-    func body() -> [UInt8] {
+    /// `server`, when it and `account` are names `Line` prints as the full program does.
+    private static func reportable(_ server: ServerPattern, account: String) throws(HandBack) -> ServerPattern {
+        guard account.utf8.allSatisfy({ $0 < 0x80 }), server.host.utf8.allSatisfy({ $0 < 0x80 }),
+              !Line.containsACEPrefix(server.host.lowercased()) else { throw .unservedArguments }
+        return server
+    }
+
+    /// The request frame (`u32` body byte count, then the body: `u8` version
+    /// 2, `u8` operation, its fields), built in locked memory: `add`'s
+    /// password is copied nowhere else.
+    /// - Parameter password: `add`'s password (not empty); nil for the others.
+    /// - Throws: `HandBack.agentTrouble` when no locked memory can be had.
+    func frame(password: UnsafeRawBufferPointer? = nil) throws(HandBack) -> LockedBytes {
         var out = RequestWriter()
+        var tail: [UInt8] = []
         switch command {
         case let .get(server, account, yes, filter):
             out.bytes([2, 5])
@@ -109,8 +142,30 @@ struct FastRequest {
             out.bytes([2, 12])
             out.string(query)
             out.bytes([0])
+        case let .change(server, account, yes, filter, newItems):
+            out.bytes([2, 9])
+            out.pattern(server)
+            out.string(account)
+            withUnsafeBytes(of: UInt32(password?.count ?? 0).littleEndian) { out.bytes(Array($0)) }
+            // After the password: filter, store for new items, answers: approveAll (--yes), none given.
+            tail = [filter, newItems, yes ? 1 : 0, 0]
+        case let .delete(server, account, filter):
+            out.bytes([2, 10])
+            out.pattern(server)
+            out.string(account)
+            // answers: approveAll (`rm` is served with --yes only), none given.
+            out.bytes([filter, 1, 0])
         }
-        return out.body
+        let secret = password ?? UnsafeRawBufferPointer(start: nil, count: 0)
+        var head: [UInt8] = []
+        withUnsafeBytes(of: UInt32(out.body.count + secret.count + tail.count).littleEndian) { head += $0 }
+        head += out.body
+        let frame = try LockedBytes(count: head.count + secret.count + tail.count)
+        let bytes = frame.buffer
+        bytes.copyBytes(from: head)
+        UnsafeMutableRawBufferPointer(rebasing: bytes[head.count...]).copyMemory(from: secret)
+        UnsafeMutableRawBufferPointer(rebasing: bytes[(head.count + secret.count)...]).copyBytes(from: tail)
+        return frame
     }
 }
 

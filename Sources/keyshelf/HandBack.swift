@@ -13,4 +13,7 @@ enum HandBack: Error {
     case notPlainSuccess
     /// Output the full program prints differently (Unicode names, IPv6, nothing found).
     case outputNeedsFullProgram
+    /// Standard input the full program reports on (`add --password-stdin`:
+    /// empty, closed, a line too long, a read error).
+    case inputNeedsFullProgram
 }

@@ -3,7 +3,8 @@ import Glibc
 /// Decodes an `ok` reply (docs/agent-protocol.md, "Replies") and prints it as
 /// KeyshelfCLI's `RecordOutput` does: `get` the password and a newline;
 /// `list` and `search` one "server<TAB>account<TAB>store" line per web login,
-/// then one "service:NAME<TAB>account<TAB>store" line per generic password.
+/// then one "service:NAME<TAB>account<TAB>store" line per generic password;
+/// `add` and `rm` their report on standard error (`WriteReport`).
 /// Nothing is printed unless the whole reply was read and understood.
 enum ReplyPrinter {
     /// - Throws: `HandBack.notPlainSuccess` for any status but `ok`, or a reply
@@ -13,6 +14,14 @@ enum ReplyPrinter {
     static func print(_ reply: UnsafeRawBufferPointer, for command: FastRequest.Command) throws(HandBack) {
         var reader = ReplyReader(reply)
         guard try reader.byte() == 2, try reader.byte() == 0 else { throw .notPlainSuccess }
+        switch command {
+        case let .change(server, account, _, _, _):
+            return try WriteReport.change(&reader, host: server.host, account: account)
+        case let .delete(server, account, _):
+            return try WriteReport.deletion(&reader, host: server.host, account: account)
+        default:
+            break
+        }
         if case .get = command {
             try record(&reader, passwordWanted: true)
             guard reader.isAtEnd, let password = reader.password else { throw .outputNeedsFullProgram }
@@ -66,18 +75,18 @@ enum ReplyPrinter {
         return (service, account, store)
     }
 
-    private static func writeAll(raw: UnsafeMutableRawBufferPointer) {
+    static func writeAll(raw: UnsafeMutableRawBufferPointer, to fd: Int32 = 1) {
         var piece = [iovec(iov_base: raw.baseAddress, iov_len: raw.count)]
-        writeAll(&piece)
+        writeAll(&piece, to: fd)
     }
 
-    /// Writes every byte of `pieces` to standard output; a write error ends it
-    /// silently, as the full program's output does.
-    private static func writeAll(_ pieces: inout [iovec]) {
+    /// Writes every byte of `pieces` to `fd` (standard output unless told);
+    /// a write error ends it silently, as the full program's output does.
+    private static func writeAll(_ pieces: inout [iovec], to fd: Int32 = 1) {
         var first = 0
         while first < pieces.count {
             // `&pieces[first]` would pass a copy of that one element: take the array's own storage.
-            let n = pieces.withUnsafeBufferPointer { writev(1, $0.baseAddress! + first, Int32($0.count - first)) }
+            let n = pieces.withUnsafeBufferPointer { writev(fd, $0.baseAddress! + first, Int32($0.count - first)) }
             if n < 0 && errno == EINTR { continue }
             guard n >= 0 else { return }
             var left = n
@@ -103,16 +112,28 @@ struct Line {
     /// - Throws: `HandBack.outputNeedsFullProgram` for an IPv6 host (printed in
     ///   brackets) or an IDNA one (`xn--`, printed in Unicode).
     mutating func record(_ record: (host: String, port: UInt16, scheme: String, account: String, store: String)) throws(HandBack) {
-        guard !record.host.utf8.contains(0x3A), !Self.containsACEPrefix(record.host) else { throw .outputNeedsFullProgram }
-        var server = record.scheme == "https" ? "" : record.scheme + "://"
-        server += record.host
-        if record.port != 0 { server += ":\(record.port)" }
-        try inert(server)
+        try server(host: record.host, port: record.port, scheme: record.scheme)
         bytes.append(0x09)
         try inert(record.account)
         bytes.append(0x09)
         bytes += record.store.utf8
         bytes.append(0x0A)
+    }
+
+    /// `ServerName.qualified`: `scheme://` unless https, the host, `:port` unless the default (0).
+    /// - Throws: `HandBack.outputNeedsFullProgram` for an IPv6 host (printed in
+    ///   brackets) or an IDNA one (`xn--`, printed in Unicode).
+    mutating func server(host: String, port: UInt16, scheme: String) throws(HandBack) {
+        guard !host.utf8.contains(0x3A), !Self.containsACEPrefix(host) else { throw .outputNeedsFullProgram }
+        var server = scheme == "https" ? "" : scheme + "://"
+        server += host
+        if port != 0 { server += ":\(port)" }
+        try inert(server)
+    }
+
+    /// Plain ASCII text, as it is.
+    mutating func words(_ text: String) {
+        bytes += text.utf8
     }
 
     /// "service:NAME<TAB>account<TAB>store\n".
@@ -132,9 +153,24 @@ struct Line {
     /// selectors and combining marks are not ASCII).
     /// - Throws: `HandBack.outputNeedsFullProgram` for text with non-ASCII
     ///   scalars, whose rules need Unicode properties.
-    private mutating func inert(_ text: String) throws(HandBack) {
+    mutating func inert(_ text: String) throws(HandBack) {
+        try escaped(text, quoting: false)
+    }
+
+    /// `InertText.quoted` for ASCII text: in double quotes, a quote or a
+    /// backslash inside behind a backslash, control characters as in `inert`.
+    /// (A note then makes its whole text inert again, which changes nothing here.)
+    /// - Throws: as `inert`.
+    mutating func quoted(_ text: String) throws(HandBack) {
+        bytes.append(0x22)
+        try escaped(text, quoting: true)
+        bytes.append(0x22)
+    }
+
+    private mutating func escaped(_ text: String, quoting: Bool) throws(HandBack) {
         for byte in text.utf8 {
             guard byte < 0x80 else { throw .outputNeedsFullProgram }
+            if quoting && (byte == 0x22 || byte == 0x5C) { bytes.append(0x5C) }
             if byte < 0x20 || byte == 0x7F {
                 bytes += "\\u{".utf8
                 bytes += String(byte, radix: 16, uppercase: true).utf8

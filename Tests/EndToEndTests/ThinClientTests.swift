@@ -69,9 +69,10 @@ import Testing
 
         /// Runs `arguments` through the thin client and the full program and
         /// expects the same output and exit status.
-        func expectSame(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws {
-            let thin = try run(BuiltProduct.keyshelf, arguments)
-            let full = try run(ThinClientTests.full, arguments)
+        func expectSame(_ arguments: [String], stdin: String = "", withPassword: Bool = false,
+                        sourceLocation: SourceLocation = #_sourceLocation) throws {
+            let thin = try run(BuiltProduct.keyshelf, arguments, stdin: stdin, withPassword: withPassword)
+            let full = try run(ThinClientTests.full, arguments, stdin: stdin, withPassword: withPassword)
             #expect(thin.status == full.status, "\(arguments): thin \(thin) full \(full)", sourceLocation: sourceLocation)
             #expect(thin.stdoutData == full.stdoutData, "\(arguments): thin \(thin) full \(full)", sourceLocation: sourceLocation)
             #expect(thin.stderr == full.stderr, "\(arguments): thin \(thin) full \(full)", sourceLocation: sourceLocation)
@@ -135,6 +136,84 @@ import Testing
         for arguments in commandLines { try shelf.expectSame(arguments) }
     }
 
+    /// `add --password-stdin` and `rm --yes` (served, or handed on with the
+    /// password line put back on standard input), each run through the thin
+    /// client on one vault and through the full program on a twin: the same
+    /// output and exit status at every step, and the same vault contents after.
+    static let writes: [(arguments: [String], stdin: String)] = [
+        (["add", "new.example", "alice", "--password-stdin"], "pw1\n"),                  // a new account
+        (["add", "new.example", "alice", "--password-stdin", "--yes"], "pw2\nnot read\n"),  // a changed password
+        (["add", "new.example", "alice", "--password-stdin", "-y"], "pw2\r\n"),            // the same password
+        (["rm", "new.example", "alice", "--yes"], ""),
+        (["add", "new.example", "alice", "--password-stdin"], "pw3"),                     // re-added after rm, no newline
+        (["add", "example.com", "alice", "--password-stdin", "--yes", "--local"], "x\n"),
+        (["add", "example.com", "alice", "--password-stdin", "--shared"], "y\n"),
+        (["add", "example.com", "alice", "--password-stdin", "--yes"], "z\n"),              // both stores
+        (["add", "h.example.com:8080", "bob\ttab", "--password-stdin", "--yes"], "b\n"),  // resolved to http://
+        (["add", "weird.example.com", "esc\u{1B}[31m\u{7F}", "--password-stdin", "--yes"], "e\n"),
+        (["add", "smtp://mail.example.com:2525", "q\"uo\\te\u{1}", "--password-stdin", "--local"], "q\n"),
+        (["--vault", "VAULT", "add", "other.example", "-", "--password-stdin"], "dash\n"),
+        (["add", "other.example", "-", "--vault=VAULT", "--password-stdin", "--yes"], "dash2\n"),
+        (["rm", "smtp://mail.example.com:2525", "q\"uo\\te\u{1}", "-y", "--local"], ""),
+        (["rm", "http://h.example.com:8080", "bob\ttab", "--yes"], ""),
+        (["rm", "example.com", "alice", "--yes", "--shared"], ""),
+        // Handed on: nothing found; consent needed (no terminal: declined); the input the full program reports on.
+        (["rm", "nothing.example", "nobody", "--yes"], ""),
+        (["rm", "example.com", "alice"], ""),
+        (["add", "example.com", "alice", "--password-stdin"], "changed\n"),
+        (["add", "empty.example", "e", "--password-stdin"], "\nsecond line\n"),
+        (["add", "empty.example", "e", "--password-stdin"], "\r\n"),
+        (["add", "empty.example", "e", "--password-stdin"], ""),
+        (["add", "long.example", "l", "--password-stdin"], String(repeating: "x", count: 4097) + "\n"),
+        (["add", "long.example", "l", "--password-stdin"], String(repeating: "x", count: 4096) + "\n"),
+        (["add", "bücher.example", "dörte", "--password-stdin", "--yes"], "umlaut\n"),
+        (["add", "EXAMPLE.com", "alice", "--password-stdin", "--yes"], "upper\n"),
+        (["add", "example.com", "alice", "--password-stdin", "--generate"], "g\n"),
+        (["add", "example.com", "alice", "--password-stdin", "--local", "--shared"], "g\n"),
+    ]
+
+    @Test func addAndRmDoWhatTheFullProgramDoes() throws {
+        let thinShelf = try Shelf(), fullShelf = try Shelf()
+        defer {
+            thinShelf.stop()
+            fullShelf.stop()
+        }
+        try thinShelf.check(["unlock"])
+        try fullShelf.check(["unlock"])
+        /// The run's output with the vault's own paths replaced, so the twins compare.
+        func output(_ run: Run, _ shelf: Shelf) -> String {
+            "\(run.status) \(run.stdout) \(run.stderr)".replacingOccurrences(of: shelf.vault.root.path, with: "ROOT")
+        }
+        for (arguments, stdin) in Self.writes {
+            func on(_ shelf: Shelf) -> [String] { arguments.map { $0.replacingOccurrences(of: "VAULT", with: shelf.vault.directory.path) } }
+            let thin = try thinShelf.run(BuiltProduct.keyshelf, on(thinShelf), stdin: stdin)
+            let full = try fullShelf.run(Self.full, on(fullShelf), stdin: stdin)
+            #expect(output(thin, thinShelf) == output(full, fullShelf), "\(arguments)")
+        }
+        for arguments in [["list"], ["get", "new.example", "alice"], ["get", "example.com", "alice", "--local"],
+                          ["get", "http://h.example.com:8080", "bob\ttab"], ["get", "weird.example.com", "esc\u{1B}[31m\u{7F}"],
+                          ["get", "long.example", "l"], ["get", "other.example", "-"], ["list", "--json"]] {
+            let thin = try thinShelf.run(Self.full, arguments + ["--no-agent"], withPassword: true)
+            let full = try fullShelf.run(Self.full, arguments + ["--no-agent"], withPassword: true)
+            #expect(output(thin, thinShelf) == output(full, fullShelf), "\(arguments)")
+        }
+    }
+
+    /// After the password line was read, an agent that cannot be used (killed:
+    /// its socket is left) hands the command on with the line put back, and the
+    /// full program saves it with the master password.
+    @Test func aGoneAgentGetsAddsPasswordLineToTheFullProgram() throws {
+        let shelf = try Shelf()
+        defer { shelf.stop() }
+        try shelf.check(["unlock"])
+        kill(try #require(try shelf.agentPID()), SIGKILL)
+        usleep(200_000)
+        try shelf.expectSame(["add", "example.com", "alice", "--password-stdin", "--yes"], stdin: "pw-alice\n", withPassword: true)
+        try shelf.expectSame(["add", "example.com", "alice", "--password-stdin"], stdin: "pw-alice\n")
+        let saved = try shelf.run(Self.full, ["get", "example.com", "alice"], withPassword: true)
+        #expect(saved.stdout == "pw-alice\n", "\(saved)")
+    }
+
     /// Alone in a directory, without keyshelf-full beside it, the thin client
     /// still answers what it serves (so it really answers them itself), and
     /// says so when it has to run the full program.
@@ -151,6 +230,12 @@ import Testing
             let full = try shelf.run(Self.full, arguments)
             #expect(answered.status == 0 && answered.stdoutData == full.stdoutData && answered.stderr.isEmpty, "\(arguments): \(answered)")
         }
+        let added = try shelf.run(thin, ["add", "new.example", "zed", "--password-stdin"], stdin: "pw\n")
+        #expect(added.status == 0 && added.stdout.isEmpty, "\(added)")
+        #expect(added.stderr == "keyshelf: saved the password for \"zed\" on new.example in the shared credentials\n")
+        let removed = try shelf.run(thin, ["rm", "new.example", "zed", "--yes", "--shared"])
+        #expect(removed.status == 0 && removed.stdout.isEmpty, "\(removed)")
+        #expect(removed.stderr == "keyshelf: deleted the password for \"zed\" on new.example from the shared credentials\n")
         let handedOn = try shelf.run(thin, ["get", "git.example.com", "carol"])
         #expect(handedOn.status == 1)
         #expect(handedOn.stderr == "keyshelf: cannot run the full program \(alone.path)/keyshelf-full: No such file or directory\n")
