@@ -238,25 +238,32 @@ enum RecordCodec {
 
     /// Whether each record `changed` (field ranges of `buffer`, a record list
     /// of `count` records from offset `start`) has an id that no other record
-    /// of the list has. One pass over the ids (each record's first field, as
-    /// `encode` writes them).
+    /// of the list has. One pass over the ids. An edit changes one or two
+    /// records: their ids are compared as bytes, which costs less than
+    /// hashing every id of the store; a merge's many are hashed.
     private static func haveOwnIDs(_ changed: [Range<Int>], in buffer: UnsafeRawBufferPointer, recordsAt start: Int, count: UInt64) -> Bool {
+        var few: [UnsafeRawBufferPointer] = []
+        var many = Set<UUID>()
+        let hashed = changed.count > 8
         func uuid(_ bytes: UnsafeRawBufferPointer) -> UUID {
             var raw: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
             withUnsafeMutableBytes(of: &raw) { $0.copyMemory(from: bytes) }
             return UUID(uuid: raw)
         }
-        var ids = Set<UUID>()
+        func isChanged(_ id: UnsafeRawBufferPointer) -> Bool {
+            hashed ? many.contains(uuid(id)) : few.contains { memcmp($0.baseAddress!, id.baseAddress!, 16) == 0 }
+        }
         for range in changed {
-            guard let id = recordID(buffer, range), ids.insert(uuid(id)).inserted else { return false }
+            guard let id = recordID(buffer, range), !isChanged(id) else { return false }
+            if hashed { many.insert(uuid(id)) } else { few.append(id) }
         }
         var r = Reader(buffer: buffer, offset: start)
         var holders = 0
         for _ in 0..<count {
             guard let range = try? r.record() else { return false }
-            if let id = recordID(buffer, range), ids.contains(uuid(id)) { holders += 1 }
+            if let id = recordID(buffer, range), isChanged(id) { holders += 1 }
         }
-        return holders == ids.count
+        return holders == changed.count
     }
 
     /// The 16 bytes of the id field of the record whose fields are `buffer[range]`; nil when it has none.
