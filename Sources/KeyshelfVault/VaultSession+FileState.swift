@@ -19,8 +19,8 @@ extension VaultSession {
         private var addedPlaintexts: [SecureBytes] = []
         /// Set when `items` may no longer match the disk (a failed write): the next access re-reads the file.
         var needsReload = false
-        /// The first segment's last 16 bytes, which appendices authenticate
-        /// (`VaultFile.Opened`); empty for no file or a v1 file.
+        /// The MAC appendices authenticate (`VaultFile.Opened.payloadTag`: the
+        /// manifest's in v3); empty for no file or a v1 file.
         var payloadTag: [UInt8] = []
         /// Appendices in the payload on disk.
         var appendixCount = 0

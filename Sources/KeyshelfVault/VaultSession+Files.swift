@@ -73,10 +73,11 @@ extension VaultSession {
     }
 
     /// Most appendices a file gets before the next write replaces it whole
-    /// (folding them into a new first segment). Each edit of a synced file
-    /// is an appendix, and each whole-file save makes git store the whole
-    /// file again, so the bound is high: reading 1 024 small appendices costs
-    /// about as much as decoding 1 000 more records.
+    /// (folding them into its base segments, keeping the untouched ones).
+    /// Each edit of a synced file is an appendix, and each whole-file save
+    /// makes git store the touched segments again, so the bound is high:
+    /// reading 1 024 small appendices costs about as much as decoding 1 000
+    /// more records.
     static let maximumAppendixCount = 1024
 
     /// Bytes a file's appendices may hold together (length prefixes

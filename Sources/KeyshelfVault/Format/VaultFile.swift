@@ -44,12 +44,13 @@ enum VaultFile {
 
     /// A file's authenticated, decoded contents.
     struct Opened {
-        /// The items of the first segment, then those of each appendix, in order.
+        /// The items of the base segments, then those of each appendix (in v3
+        /// folded by id: a record replaces the first with its id, in place).
         var items: [Item]
         /// The one encoding `items` were decoded from (passwords are slices of it).
         var plaintext: SecureBytes
-        /// The first segment's last 16 bytes (its FINAL chunk's MAC), which
-        /// every appendix authenticates; empty for a v1 file (no appendices).
+        /// The MAC every appendix authenticates: the last 16 bytes of the
+        /// manifest (v3) or of the first segment (v2); empty for a v1 file.
         var payloadTag: [UInt8]
         /// Appendices in the payload.
         var appendixCount: Int
@@ -286,8 +287,9 @@ enum VaultFile {
     }
 
     /// An appendix's associated data: header bytes 0..<15 (as the payload's),
-    /// the first segment's tag (binds it to that segment: an appendix from
-    /// an earlier version of the file does not open), and its index, u32
+    /// `payloadTag`, the manifest's (v3) or first segment's (v2) MAC (binds
+    /// it to that payload: an appendix from an earlier version of the file
+    /// does not open), and its index, u32
     /// little-endian (appendices cannot be reordered or moved).
     private static func appendixAssociatedData(header: VaultHeader, payloadTag: [UInt8], index: Int) -> [UInt8] {
         var out = header.payloadAssociatedData() + payloadTag
