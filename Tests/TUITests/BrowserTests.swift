@@ -225,6 +225,14 @@ import KeyshelfClipboard
         #expect(right.1.text.contains("pw-anna"))
         let plain = app(FakeShelf(), keys: [.tab, .character("r")])
         #expect(plain.1.text.contains("pw-anna"))
+        #expect(plain.0.status == ShelfApp.revealedStatus)
+    }
+
+    /// Found by a new user: "Shown until you move or press r again." stayed after `r` hid the password.
+    @Test func hidingThePasswordClearsItsStatusLine() {
+        let (app, screen, _) = app(FakeShelf(), keys: [.tab, .character("r"), .character("r")])
+        #expect(!screen.text.contains("pw-anna"))
+        #expect(app.status.isEmpty)
     }
 
     @Test func aWrongMasterPasswordKeepsThePromptOpenForAnotherTry() throws {

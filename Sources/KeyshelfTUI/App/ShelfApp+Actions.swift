@@ -122,16 +122,20 @@ extension ShelfApp {
         setStatus(report.message("the account \(record.account)"), error: !report.copied)
     }
 
+    /// The status line while a password is shown; hiding it clears the line.
+    static let revealedStatus = "Shown until you move or press r again."
+
     func reveal() {
         guard let record = selectedRecord else { return setStatus("Select an account first.", error: true) }
         if state.revealed?.id == record.id {
             state.apply(.hidePassword)
+            if state.status == Self.revealedStatus { setStatus("") }
             return
         }
         do {
             let password = try shelf.password(of: record, for: .show, prompts: self)
             state.apply(.reveal(record.id, password))
-            setStatus("Shown until you move or press r again.")
+            setStatus(Self.revealedStatus)
         } catch {
             setStatus("\(error)", error: true)
         }
