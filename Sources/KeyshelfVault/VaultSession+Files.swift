@@ -88,12 +88,18 @@ extension VaultSession {
     /// store that every open decrypts.
     static let minimumAppendixByteBudget = 256 * 1024
 
-    /// Whether a file whose payload is `payloadByteCount` bytes, of which
-    /// `appendixCount` appendices take `appendixByteCount`, may take one more
-    /// appendix of `byteCount` bytes (prefix included), or must be replaced whole.
-    static func takesAppendix(_ byteCount: Int, appendixCount: Int, appendixByteCount: Int, payloadByteCount: Int) -> Bool {
-        appendixCount < maximumAppendixCount
-            && appendixByteCount + byteCount <= max(payloadByteCount - appendixByteCount, minimumAppendixByteBudget)
+    /// Whether a file with `header`, whose `appendixCount` appendices take
+    /// `appendixByteCount` bytes, may take one more appendix of
+    /// `recordsByteCount` bytes of records, or must be replaced whole: its
+    /// format has appendices (v3 for one that `replacing` records), the
+    /// records fit in one chunk, and the count and byte budget allow it.
+    /// The one rule for the vault file's saves and the merge driver's copies.
+    static func takesAppendix(recordsByteCount: Int, replacing: Bool, header: VaultHeader, appendixCount: Int, appendixByteCount: Int) -> Bool {
+        let chunk = Int(header.chunkByteCount)
+        guard header.version >= (replacing ? 3 : 2), recordsByteCount <= chunk, appendixCount < maximumAppendixCount else { return false }
+        let byteCount = VaultFile.segmentPrefixByteCount + SecretStream.sealedByteCount(plaintextByteCount: recordsByteCount, chunkByteCount: chunk)
+        let payloadByteCount = Int(header.payloadByteCount)
+        return appendixByteCount + byteCount <= max(payloadByteCount - appendixByteCount, minimumAppendixByteBudget)
     }
 
     /// Writes `records` (a record list: items changed in place or added
@@ -108,11 +114,9 @@ extension VaultSession {
     /// - Throws: `VaultError.changedOnDisk` when the file is no longer the
     ///   version `file.identity`; `.io` for a failed system call (the file is then as it was).
     static func append(_ records: SecureBytes, replacing: Bool, store: Store, file: inout FileState, directory: String) throws -> Bool {
-        let chunk = Int(file.header.chunkByteCount)
-        guard let identity = file.identity, file.header.version >= (replacing ? 3 : 2), records.byteCount <= chunk,
-              takesAppendix(VaultFile.segmentPrefixByteCount + SecretStream.sealedByteCount(plaintextByteCount: records.byteCount, chunkByteCount: chunk),
-                            appendixCount: file.appendixCount, appendixByteCount: file.appendixByteCount,
-                            payloadByteCount: Int(file.header.payloadByteCount)) else { return false }
+        guard let identity = file.identity,
+              takesAppendix(recordsByteCount: records.byteCount, replacing: replacing, header: file.header,
+                            appendixCount: file.appendixCount, appendixByteCount: file.appendixByteCount) else { return false }
         let appendix = try VaultFile.sealAppendix(records, header: file.header, vaultKey: file.vaultKey, payloadTag: file.payloadTag, index: file.appendixCount)
         var header = file.header
         header.payloadByteCount += UInt64(appendix.count)

@@ -83,11 +83,8 @@ extension VaultSession {
         // Nothing to merge in: re-sealed, the same records would make git store the whole file again.
         if plaintext.hasSameBytes(as: opened.plaintext) { return Array(ours[..<end]) }
         guard let change = RecordCodec.changedRecords(from: opened.plaintext, to: plaintext),
-              header.version >= (change.replaces ? 3 : 2), change.records.byteCount <= Int(header.chunkByteCount),
-              Self.takesAppendix(VaultFile.segmentPrefixByteCount + SecretStream.sealedByteCount(
-                  plaintextByteCount: change.records.byteCount, chunkByteCount: Int(header.chunkByteCount)),
-                                 appendixCount: opened.appendixCount, appendixByteCount: opened.appendixByteCount,
-                                 payloadByteCount: Int(header.payloadByteCount)) else { return nil }
+              Self.takesAppendix(recordsByteCount: change.records.byteCount, replacing: change.replaces, header: header,
+                                 appendixCount: opened.appendixCount, appendixByteCount: opened.appendixByteCount) else { return nil }
         let appendix = try VaultFile.sealAppendix(change.records, header: header, vaultKey: vaultKey, payloadTag: opened.payloadTag,
                                                   index: opened.appendixCount)
         header.payloadByteCount += UInt64(appendix.count)
