@@ -63,59 +63,59 @@ public struct AuditProblems: OptionSet, Sendable, Hashable {
 /// A-label form (DESIGN §1); `port` is 0 when it is the scheme's default.
 public struct Item: Sendable, Equatable {
     /// Stable identity across edits and machines (used to merge synced copies).
-    public var id: UUID
-    public var itemClass: ItemClass
+    public var id: UUID { didSet { recordOrigin = .none } }
+    public var itemClass: ItemClass { didSet { recordOrigin = .none } }
     /// `kSecAttrAccount`: the user name / login.
-    public var account: String
+    public var account: String { didSet { recordOrigin = .none } }
     /// `kSecAttrService` (generic passwords only).
-    public var service: String
+    public var service: String { didSet { recordOrigin = .none } }
     /// `kSecAttrServer` (internet passwords only), normalised A-label host.
-    public var server: String
+    public var server: String { didSet { recordOrigin = .none } }
     /// `kSecAttrProtocol`, e.g. "https" (internet passwords only).
-    public var `protocol`: String
+    public var `protocol`: String { didSet { recordOrigin = .none } }
     /// `kSecAttrPort`; 0 means the protocol's default port.
-    public var port: Int
+    public var port: Int { didSet { recordOrigin = .none } }
     /// `kSecAttrPath` (internet passwords only).
-    public var path: String
+    public var path: String { didSet { recordOrigin = .none } }
     /// `kSecAttrSecurityDomain`, e.g. an HTTP realm (internet passwords only).
-    public var securityDomain: String
+    public var securityDomain: String { didSet { recordOrigin = .none } }
     /// `kSecAttrAuthenticationType`, e.g. "default", "httpBasic".
-    public var authenticationType: String
+    public var authenticationType: String { didSet { recordOrigin = .none } }
     /// `kSecAttrLabel`: a display name.
-    public var label: String
+    public var label: String { didSet { recordOrigin = .none } }
     /// `kSecAttrComment`: the user's notes.
-    public var comment: String
+    public var comment: String { didSet { recordOrigin = .none } }
     /// An `otpauth://` URI (one-time codes, docs/otp.md); empty when none.
-    public var otpauth: String
+    public var otpauth: String { didSet { recordOrigin = .none } }
     /// `kSecAttrCreationDate`.
-    public var creationDate: Date
+    public var creationDate: Date { didSet { recordOrigin = .none } }
     /// `kSecAttrModificationDate`; also the merge clock for synced copies.
-    public var modificationDate: Date
+    public var modificationDate: Date { didSet { recordOrigin = .none } }
     /// `kSecAttrAccessible`.
-    public var accessible: Accessible
+    public var accessible: Accessible { didSet { recordOrigin = .none } }
     /// `kSecAttrAccessControl`.
-    public var accessControl: AccessControl
+    public var accessControl: AccessControl { didSet { recordOrigin = .none } }
     /// `kSecAttrSynchronizable`: true for shared credentials.
-    public var synchronizable: Bool
+    public var synchronizable: Bool { didSet { recordOrigin = .none } }
     /// `kSecValueData`: the password; nil only for tombstones.
-    public var password: Secret?
+    public var password: Secret? { didSet { recordOrigin = .none } }
     /// git's `password_expiry_utc`: when the password (an OAuth access token)
     /// expires, in seconds since 1970-01-01 UTC; nil when it does not.
-    public var passwordExpiryUTC: UInt64?
+    public var passwordExpiryUTC: UInt64? { didSet { recordOrigin = .none } }
     /// git's `oauth_refresh_token`: a secret like the password, kept in the
     /// sealed record; nil when none.
-    public var oauthRefreshToken: Secret?
+    public var oauthRefreshToken: Secret? { didSet { recordOrigin = .none } }
     /// A tombstone: the item was deleted at `modificationDate`; kept so that
     /// merging an older synced copy does not bring it back.
-    public var isDeleted: Bool
+    public var isDeleted: Bool { didSet { recordOrigin = .none } }
     /// The audit findings the user chose to ignore for this item (`keyshelf audit ignore`).
-    public var ignoredFindings: AuditProblems
+    public var ignoredFindings: AuditProblems { didSet { recordOrigin = .none } }
     /// Set for an account created with Sign in with Apple, which has no
     /// password (`password` nil although not a tombstone); nil for a password account.
-    public var signInWithApple: AppleSignIn?
+    public var signInWithApple: AppleSignIn? { didSet { recordOrigin = .none } }
     /// The Apple developer team ID of a Sign in with Apple private key (a
     /// generic item, docs/sign-in-with-apple.md); empty for other items.
-    public var appleTeamID: String
+    public var appleTeamID: String { didSet { recordOrigin = .none } }
     /// The merge order of this record's last change (docs/sync.md); nil for
     /// an item not saved yet. A save stamps every record that `needsStamp`.
     public var changeStamp: ChangeStamp? {
@@ -124,9 +124,14 @@ public struct Item: Sendable, Equatable {
     }
     /// Holds `changeStamp`; its equality makes an unstamped record equal to
     /// the same record read back with its fallback stamp.
-    var stampSlot: StampSlot
+    var stampSlot: StampSlot { didSet { recordOrigin = .none } }
     /// Earlier passwords, newest first (`PasswordHistory`); empty in a tombstone.
-    public var passwordHistory: [PasswordHistoryEntry]
+    public var passwordHistory: [PasswordHistoryEntry] { didSet { recordOrigin = .none } }
+    /// The record this item still is, byte for byte (`RecordOrigin`); every
+    /// stored property above clears it when set, so that a save writes the
+    /// item again. A new stored property needs the same observer
+    /// (AttributeTableTests checks each attribute).
+    var recordOrigin = RecordOrigin.none
 
     public init(
         id: UUID = UUID(),

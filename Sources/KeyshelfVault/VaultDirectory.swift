@@ -94,12 +94,12 @@ public struct VaultDirectory: Sendable {
                 let sharedKey = Random.secureBytes(VaultHeader.vaultKeyByteCount)
                 let header = try VaultFile.makeHeader(store: .shared, limits: limits, salt: salt, vaultKey: sharedKey, passwordKey: passwordKey)
                 shared = VaultSession.FileState(header: header, passwordKey: passwordKey, vaultKey: sharedKey)
-                warnings += try VaultSession.save([], plaintext: shared.plaintext, store: .shared, file: &shared, directory: path)
+                warnings += try VaultSession.save([], plaintext: shared.wholePlaintext(), generation: shared.generation, store: .shared, file: &shared, directory: path)
             }
             let localHeader = try VaultFile.makeHeader(
                 store: .local, limits: shared.header.limits, salt: shared.header.salt, vaultKey: localKey, passwordKey: shared.passwordKey)
             var local = VaultSession.FileState(header: localHeader, passwordKey: shared.passwordKey, vaultKey: localKey)
-            warnings += try VaultSession.save([], plaintext: local.plaintext, store: .local, file: &local, directory: path)
+            warnings += try VaultSession.save([], plaintext: local.wholePlaintext(), generation: local.generation, store: .local, file: &local, directory: path)
             return VaultSession(directory: self, local: local, shared: shared, warnings: warnings)
         }
     }

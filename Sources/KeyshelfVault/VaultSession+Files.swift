@@ -31,11 +31,13 @@ extension VaultSession {
         return FileState(header: header, passwordKey: passwordKey, vaultKey: vaultKey, identity: file.identity, opened: opened)
     }
 
-    /// Seals `plaintext` (the encoding of `items`) and replaces `store`'s file
-    /// atomically, refusing when it changed since `file.identity`.
+    /// Seals `plaintext` (the encoding of `items`, with `generation`'s
+    /// origins; 0 for items without, whose records the next save writes
+    /// again) and replaces `store`'s file atomically, refusing when it
+    /// changed since `file.identity`.
     /// - Returns: what the save could not do after its commit (`AtomicFile.Saved`).
     @discardableResult
-    static func save(_ items: [Item], plaintext: SecureBytes, store: Store, file: inout FileState, directory: String,
+    static func save(_ items: [Item], plaintext: SecureBytes, generation: UInt64 = 0, store: Store, file: inout FileState, directory: String,
                      rotateBackups: Bool = true) throws -> [VaultWarning] {
         let old = keptSegments(of: file, path: directory + "/" + store.fileName)
         let layout = SegmentLayout(plaintext, chunkByteCount: Int(file.header.chunkByteCount), reusing: old.segments, from: old.bytes)
@@ -50,7 +52,7 @@ extension VaultSession {
             expected: file.identity, rotateBackups: rotateBackups)
         file.identity = saved.identity
         file.header = header
-        file.adopt(items, plaintext: plaintext)
+        file.adopt(items, plaintext: plaintext, generation: generation)
         file.needsReload = false
         file.payloadTag = payloadTag
         file.appendixCount = 0

@@ -153,7 +153,7 @@ public final class VaultSession: @unchecked Sendable {
             var contents = VaultContents(local: state.local.items, shared: state.shared.items)
             let quarantine = ForeignItems.quarantine(&contents, file: directory.path(of: .shared))
             // Hand the arrays over, so that the body edits a large vault in
-            // place instead of copying it; `plaintext` still holds the old state.
+            // place instead of copying it; the record lists still hold the old state.
             for store in Store.allCases { state[store].items = [] }
             let result: T
             do {
@@ -174,21 +174,23 @@ public final class VaultSession: @unchecked Sendable {
             for (index, store) in order.enumerated() {
                 var items = contents[store]
                 contents[store] = []
-                let plaintext = RecordCodec.encode(&items)
-                let old = state.withFile(store) { $0.wholePlaintext() }
-                guard !plaintext.hasSameBytes(as: old) else {
-                    state.withFile(store) { $0.adopt(items, plaintext: plaintext) }
+                let edit = state.withFile(store) { $0.edit(of: &items) }
+                if case .none = edit {
+                    state.withFile(store) { $0.items = items }
                     continue
                 }
                 do {
-                    // Items changed in place or added at the end go into an appendix: no re-sealing of the whole file.
-                    if let change = RecordCodec.changedRecords(from: old, to: plaintext),
-                       try state.withFile(store, { try Self.append(change.records, replacing: change.replaces, store: store,
-                                                                    file: &$0, directory: directory.path) }) {
-                        state.withFile(store) { $0.adopt(items, plaintext: plaintext) }
-                    } else {
-                        unreported += try Self.save(items, plaintext: plaintext, store: store, file: &state[store], directory: directory.path,
-                                                    rotateBackups: !deferRotation)
+                    if case let .records(list, positions, replaces) = edit {
+                        // Only the records the body changed or added are encoded, into an appendix when the file takes one.
+                        if try state.withFile(store, { try Self.append(list, replacing: replaces, store: store, file: &$0, directory: directory.path) }) {
+                            state.withFile(store) { $0.adopt(&items, patch: list, at: positions) }
+                        } else {
+                            let generation = RecordOrigin.nextGeneration()
+                            unreported += try Self.save(items, plaintext: RecordCodec.encode(&items, generation: generation), generation: generation,
+                                                        store: store, file: &state[store], directory: directory.path, rotateBackups: !deferRotation)
+                        }
+                    } else if try !saveWhole(&items, store: store, state: &state) {
+                        continue
                     }
                     itemsRevision += 1
                 } catch {
@@ -200,6 +202,30 @@ public final class VaultSession: @unchecked Sendable {
             unreported += quarantine.map { [$0] } ?? []
             return result
         }
+    }
+
+    /// Saves `items`, `store`'s items after a change that `FileState.edit`
+    /// could not narrow to a few records: encodes them whole and writes the
+    /// records that differ as an appendix when the file takes one, else the
+    /// whole file.
+    /// - Returns: false when the encoding is the file's own (nothing written).
+    private func saveWhole(_ items: inout [Item], store: Store, state: inout State) throws -> Bool {
+        let generation = RecordOrigin.nextGeneration()
+        let plaintext = RecordCodec.encode(&items, generation: generation)
+        let old = state.withFile(store) { $0.wholePlaintext() }
+        if plaintext.hasSameBytes(as: old) {
+            state.withFile(store) { $0.adopt(items, plaintext: plaintext, generation: generation) }
+            return false
+        }
+        if let change = RecordCodec.changedRecords(from: old, to: plaintext),
+           try state.withFile(store, { try Self.append(change.records, replacing: change.replaces, store: store,
+                                                        file: &$0, directory: directory.path) }) {
+            state.withFile(store) { $0.adopt(items, plaintext: plaintext, generation: generation) }
+        } else {
+            unreported += try Self.save(items, plaintext: plaintext, generation: generation, store: store, file: &state[store],
+                                        directory: directory.path, rotateBackups: !deferRotation)
+        }
+        return true
     }
 
     /// Runs `write` on the current state under the directory's exclusive
@@ -246,14 +272,16 @@ public final class VaultSession: @unchecked Sendable {
                     // An appendix's record with an earlier record's id would be folded onto it by every reader.
                     let id = item.id
                     let isNew = file.items.withUnsafeBufferPointer { items in !items.indices.contains { items[$0].id == id } }
-                    if isNew, try Self.append(records, replacing: false, store: store, file: &file, directory: directory.path) {
-                        file.adopt(adding: added, records: records)
+                    let appended = isNew ? try Self.append(records, replacing: false, store: store, file: &file, directory: directory.path) : false
+                    var items = file.items
+                    file.items = []
+                    items.append(contentsOf: added)
+                    if appended {
+                        file.adopt(&items, patch: records, at: [items.count - 1])
                     } else {
-                        var items = file.items
-                        file.items = []
-                        items.append(contentsOf: added)
-                        unreported += try Self.save(items, plaintext: RecordCodec.encode(&items), store: store, file: &file,
-                                                    directory: directory.path, rotateBackups: !deferRotation)
+                        let generation = RecordOrigin.nextGeneration()
+                        unreported += try Self.save(items, plaintext: RecordCodec.encode(&items, generation: generation), generation: generation,
+                                                    store: store, file: &file, directory: directory.path, rotateBackups: !deferRotation)
                     }
                 }
             } catch {
@@ -272,8 +300,8 @@ public final class VaultSession: @unchecked Sendable {
     /// Rebuilds `file.items` from its plaintext after they were handed to a body that failed.
     private static func restoreItems(_ file: inout FileState) {
         let plaintext = file.wholePlaintext()
-        if let items = try? RecordCodec.decode(plaintext) {
-            file.adopt(items, plaintext: plaintext)
+        if let items = try? RecordCodec.decode(plaintext, generation: file.generation) {
+            file.adopt(items, plaintext: plaintext, generation: file.generation)
         } else {
             file.needsReload = true
         }

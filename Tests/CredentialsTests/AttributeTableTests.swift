@@ -35,7 +35,24 @@ import KeyshelfCrypto
 
     @Test func everyStoredPropertyOfItemHasATableEntry() {
         let stored = Set(Mirror(reflecting: Self.filled).children.compactMap(\.label))
-        #expect(stored == Set(ItemAttribute.allCases.map(\.storedProperty)))
+        // `recordOrigin` is bookkeeping of the vault session, not an attribute: never on the wire.
+        #expect(stored == Set(ItemAttribute.allCases.map(\.storedProperty) + ["recordOrigin"]))
+    }
+
+    /// A save writes again only the items whose origin was cleared
+    /// (`VaultSession.modify`): an attribute whose change kept it would be lost.
+    @Test func changingAnyAttributeForgetsTheRecordTheItemCameFrom() {
+        var items = [Self.filled]
+        _ = RecordCodec.encode(&items, generation: 7)
+        #expect(items[0].recordOrigin.isRecord(0, of: 7))
+        for attribute in ItemAttribute.allCases {
+            var item = items[0]
+            change(attribute, &item)
+            #expect(!item.recordOrigin.isRecord(0, of: 7), "\(attribute)")
+        }
+        var item = items[0]
+        item.passwordHistory.append(PasswordHistoryEntry(password: Secret(utf8: "older"), replaced: Self.modified))
+        #expect(!item.recordOrigin.isRecord(0, of: 7), "a change in place")
     }
 
     @Test func theFilledItemSetsEveryAttribute() {

@@ -106,10 +106,10 @@ import KeyshelfCrypto
         for store in Store.allCases {
             let path = vault.file(store)
             let file = try #require(try FileSystem.read(path))
-            let opened = try VaultSession.openFile(file, store: store, password: Self.password, reusing: nil, path: path)
+            var opened = try VaultSession.openFile(file, store: store, password: Self.password, reusing: nil, path: path)
             var items = opened.items
             let plaintext = RecordCodec.encode(&items)
-            #expect(plaintext == opened.plaintext)
+            #expect(plaintext == opened.wholePlaintext())
             #expect(items == (store == .local ? Self.local : Self.shared))
         }
         try session.modify { $0.shared[0].comment = "re-sealed" }

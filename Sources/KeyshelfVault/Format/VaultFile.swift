@@ -49,6 +49,8 @@ enum VaultFile {
         var items: [Item]
         /// The one encoding `items` were decoded from (passwords are slices of it).
         var plaintext: SecureBytes
+        /// The list number of `items`' `recordOrigin`s (their positions in `plaintext`).
+        var generation: UInt64
         /// The MAC every appendix authenticates: the last 16 bytes of the
         /// manifest (v3) or of the first segment (v2); empty for a v1 file.
         var payloadTag: [UInt8]
@@ -214,14 +216,15 @@ enum VaultFile {
         }
         do {
             var plaintext = lists.count == 1 ? lists[0] : try RecordCodec.join(lists)
-            var items = try RecordCodec.decode(plaintext)
+            let generation = RecordOrigin.nextGeneration()
+            var items = try RecordCodec.decode(plaintext, generation: generation)
             if header.version >= 3, !appendices.isEmpty,
                var folded = folded(items, firstSegmentCount: try base.lists.reduce(0) { $0 + (try RecordCodec.itemCount($1)) }) {
                 // Re-encoded, so that the session's plaintext is the encoding of its items (what a save compares with).
-                plaintext = RecordCodec.encode(&folded)
+                plaintext = RecordCodec.encode(&folded, generation: generation)
                 items = folded
             }
-            return Opened(items: items, plaintext: plaintext, payloadTag: base.tag,
+            return Opened(items: items, plaintext: plaintext, generation: generation, payloadTag: base.tag,
                           appendixCount: appendices.count,
                           appendixByteCount: appendices.reduce(0) { $0 + segmentPrefixByteCount + $1.count },
                           hasUnfinishedAppend: file.count > end)
