@@ -9,7 +9,7 @@ enum ForeignItems {
     /// - Parameter file: the path of `shared.vault`, for the warning.
     /// - Returns: a warning naming the items, or nil when there were none.
     static func quarantine(_ contents: inout VaultContents, file: String) -> VaultWarning? {
-        guard contents.shared.contains(where: { $0.accessible.isThisDeviceOnly }) else { return nil }
+        guard contents.shared.contains(inPlace: { $0.pointee.accessible.isThisDeviceOnly }) else { return nil }
         var moved: [String] = [], dropped: [String] = []
         let localIDs = Set(contents.local.map(\.id))
         contents.shared.removeAll { item in

@@ -158,8 +158,8 @@ public final class VaultSession: @unchecked Sendable {
             let result: T
             do {
                 result = try body(&contents)
-                if let item = contents.shared.first(where: { $0.accessible.isThisDeviceOnly }) {
-                    throw thisDeviceOnlyError(item)
+                if let index = contents.shared.firstIndex(inPlace: { $0.pointee.accessible.isThisDeviceOnly }) {
+                    throw thisDeviceOnlyError(contents.shared[index])
                 }
                 let now = clockSource()
                 ChangeStamper.stamp(&contents.local, now: now)

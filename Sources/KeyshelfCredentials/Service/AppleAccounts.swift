@@ -32,7 +32,7 @@ extension ShelfWriter {
     /// Whether `items` hold `account` at `server` as a Sign in with Apple account.
     static func hasAppleAccount(_ account: String, at server: ServerName, in items: [Item]) -> Bool {
         let query = ItemQuery.internet(server, account: account)
-        return items.contains { $0.signInWithApple != nil && query.matches($0) }
+        return items.contains(inPlace: { $0.pointee.signInWithApple != nil && query.matches($0) })
     }
 
     /// Refuses to save a password for a Sign in with Apple account.

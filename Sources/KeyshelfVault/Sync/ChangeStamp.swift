@@ -105,9 +105,16 @@ extension Item {
 public enum ChangeStamper {
     /// Stamps the records of `items` that need it, at wall time `now`.
     public static func stamp(_ items: inout [Item], now: Date) {
-        guard items.contains(where: { $0.needsStamp }) else { return }
-        var latest = latestStamp(in: items)
-        for i in items.indices where items[i].needsStamp {
+        // One pass over the store in place: a save of a large store must not copy each item.
+        var needing: [Int] = []
+        var latest: ChangeStamp?
+        items.withUnsafeBufferPointer { items in
+            for i in items.indices {
+                if items[i].needsStamp { needing.append(i) }
+                if let stamp = items[i].changeStamp, latest.map({ $0.precedes(stamp) }) ?? true { latest = stamp }
+            }
+        }
+        for i in needing {
             let stamp = ChangeStamp.next(after: latest, now: now, issuedFor: items[i].modificationDate)
             items[i].changeStamp = stamp
             latest = stamp
@@ -123,9 +130,11 @@ public enum ChangeStamper {
     /// The largest stamp of `items`: the hybrid clock's last reading.
     public static func latestStamp(in items: [Item]) -> ChangeStamp? {
         var latest: ChangeStamp?
-        for item in items {
-            guard let stamp = item.changeStamp else { continue }
-            if latest.map({ $0.precedes(stamp) }) ?? true { latest = stamp }
+        items.withUnsafeBufferPointer { items in
+            for i in items.indices {
+                guard let stamp = items[i].changeStamp else { continue }
+                if latest.map({ $0.precedes(stamp) }) ?? true { latest = stamp }
+            }
         }
         return latest
     }
