@@ -30,7 +30,10 @@ extension FrameWriter {
         case let .lookedUp(server, found):
             self.server(server)
             integer(UInt8(found == nil ? 0 : 1))
-            if let found { record(found) }
+            if let found {
+                record(found)
+                metadata(found.metadata)
+            }
         case .generated(let password):
             secret(password)
         case .saved(let saved):
@@ -83,7 +86,10 @@ extension FrameReader {
             return .deletedGeneric(store: try store())
         case .lookup:
             let server = try server()
-            return .lookedUp(server: server, record: try flag() ? try record() : nil)
+            guard try flag() else { return .lookedUp(server: server, record: nil) }
+            var found = try record()
+            found.metadata = try metadata()
+            return .lookedUp(server: server, record: found)
         case .suggestPassword:
             let password = try secret()
             guard password.byteCount > 0 else { throw AgentProtocol.MalformedFrame(reason: "an empty generated password") }

@@ -145,6 +145,17 @@ extension FrameWriter {
             if let created = login.creationDate { integer(created.timeIntervalSinceReferenceDate.bitPattern) }
         }
     }
+
+    /// `u8` 0 (none), or 1 then `str` label, `str` notes, `u64` created and
+    /// `u64` modified (the bits of the `Double` seconds since 2001-01-01 UTC).
+    mutating func metadata(_ metadata: ItemMetadata?) {
+        integer(UInt8(metadata == nil ? 0 : 1))
+        guard let metadata else { return }
+        string(metadata.label)
+        string(metadata.notes)
+        integer(metadata.created.timeIntervalSinceReferenceDate.bitPattern)
+        integer(metadata.modified.timeIntervalSinceReferenceDate.bitPattern)
+    }
 }
 
 /// The client's answers to consent requests, relayed to the agent with an
@@ -349,5 +360,14 @@ extension FrameReader {
             return ServerName(host: host, port: 0, scheme: ServerName.appScheme)
         }
         return try checkedServer()
+    }
+
+    /// An item's label, notes and dates as `FrameWriter.metadata` wrote them.
+    mutating func metadata() throws -> ItemMetadata? {
+        guard try flag() else { return nil }
+        let label = try string(), notes = try string()
+        let created = Date(timeIntervalSinceReferenceDate: Double(bitPattern: try integer(UInt64.self)))
+        let modified = Date(timeIntervalSinceReferenceDate: Double(bitPattern: try integer(UInt64.self)))
+        return ItemMetadata(label: label, notes: notes, created: created, modified: modified)
     }
 }
