@@ -31,6 +31,9 @@ enum AgentProtocol {
         // too, so an older agent answers it `badRequest` and the client
         // searches directly.
         case get = 5, list = 6, change = 9, delete = 10, deleteGeneric = 11, search = 12
+        // Issue 12 item 2: login's vault steps, export and import. An agent
+        // without them answers `badRequest`, and the client performs them directly.
+        case lookup = 13, suggestPassword = 14, saveLogin = 15, export = 16, planImport = 17, importLogins = 18
     }
 
     /// Reply status codes (reply byte 1).
@@ -193,6 +196,13 @@ struct FrameReader {
     mutating func secret() throws -> Secret {
         let range = try take(Int(try integer(UInt32.self)))
         return Secret(buffer.copy(range: range))
+    }
+
+    /// A secret sharing the frame's buffer (no allocation per secret, for
+    /// the many passwords of an import or an export); the buffer lives as
+    /// long as any of them.
+    mutating func sharedSecret() throws -> Secret {
+        Secret(storage: buffer, range: try take(Int(try integer(UInt32.self))))
     }
 
     mutating func keys() throws -> [VaultPasswordKey] {

@@ -50,6 +50,10 @@ final class AgentService {
             shelf.consent = consent
             shelf.userPresence = presence
             let result = try operation.perform(on: shelf)
+            // A step that carries on past a declined request (the login
+            // flow's lookup and save) asks the client first; a write saved
+            // nothing meanwhile (`Consent.isWaitingForAnswer`).
+            if let request = consent.pending { return .consentNeeded(request) }
             return .done(result)
         } catch let error as KeychainError {
             if let request = consent.pending { return .consentNeeded(request) }
@@ -111,6 +115,9 @@ final class RelayedConsent: Consent, @unchecked Sendable {
 
     /// The first request no relayed answer covered.
     var pending: ConsentRequest? { lock.withLock { unanswered } }
+
+    /// A request waits for the client's user: the write under way saves nothing.
+    var isWaitingForAnswer: Bool { pending != nil }
 
     func ask(_ request: ConsentRequest) -> ConsentAnswer {
         if answers.approveAll { return .approved }

@@ -1,4 +1,5 @@
 import Foundation
+import KeyshelfCredentials
 import KeyshelfTransfer
 import KeyshelfVault
 
@@ -51,11 +52,9 @@ struct ExportCommand: Command {
         if case .file(let file) = destination, FileManager.default.fileExists(atPath: file) {
             throw TransferError.unwritable(path: file, reason: "the file already exists; choose a new name")
         }
-        let session = try VaultAccess.opener(options, context).session()
-        defer { session.lock() }
-        let contents = try session.contents()
-        // Local first: where both stores hold an account, the local item is the one exported.
-        let items = contents.local + contents.shared
+        // The unlocked agent's items, else the vault's opened here; local first: where
+        // both stores hold an account, the local item is the one exported.
+        let items = try VaultAccess.opener(options, context).answer(.export, yes: options.yes, value: \.exported)
         let count = PasswordExport.exportable(items, format: format).count
         guard count > 0 else {
             throw CLIError(.notFound, "no saved passwords to export; nothing was written")

@@ -62,13 +62,20 @@ struct ImportCommand: Command {
             try PasswordInput.read(from: sourcePasswordFD.map(PasswordSource.fileDescriptor) ?? .terminal, terminal: context.terminal,
                                    prompt: "Password of \(file): ", kind: .source)
         }
-        let session = try VaultAccess.opener(options, context).session()
-        defer { session.lock() }
+        let opener = try VaultAccess.opener(options, context)
         let store: Store = options.scope == .local ? .local : .shared
-        let plan = ImportPlan(source: source, existing: try session.contents()[store], store: store)
-        let report = dryRun
-            ? plan.dryRunReport
-            : try Importer.commit(plan, session: session, consent: TerminalConsent.policy(yes: options.yes, context))
+        // Planned and committed where the vault is open (the unlocked agent, else here);
+        // consent is asked here in between, so no dialog waits while the vault is locked.
+        let report = try opener.keepingSession {
+            var plan = try ImportPlan(source: source, store: store) { logins in
+                try opener.answer(.planImport(logins: logins, store: store), yes: options.yes, value: \.planned)
+            }
+            if dryRun { return plan.dryRunReport }
+            plan.askConsent(TerminalConsent.policy(yes: options.yes, context))
+            return try plan.commit { additions, updates in
+                try opener.answer(.importLogins(additions: additions, updates: updates, store: store), yes: options.yes, value: \.imported)
+            }
+        }
         context.standardOutput.write(report.lines.joined(separator: "\n") + "\n")
         if context.unattendedConsent.declinedAny {
             context.note("updates were declined: with no terminal to ask, pass --yes to approve non-interactively")

@@ -3,6 +3,8 @@ import KeyshelfVault
 
 /// `keyshelf login SERVER [ACCOUNT] [--check CMD | --check-url URL [--cainfo|--pin] [--form U,P]] [--json] [--yes]`:
 /// the login flow of DESIGN §4 (`--check-url`: `URLCheck`, docs/associated-domains.md).
+/// `LoginFlow` runs here (prompt, check); its vault steps are operations
+/// (`AnsweredLoginSteps`), answered by the unlocked agent when there is one.
 struct LoginCommand: Command {
     static let spec = CommandSpec(
         name: "login", summary: "run the login flow: local store, shared credentials, prompt, check, save",
@@ -61,14 +63,15 @@ struct LoginCommand: Command {
         let pattern = try ServerArgument.pattern(server)
         if let account { _ = try ServerArgument.account(account) }
         do { try urlCheck?.validate(for: pattern.newServer) } catch { throw UsageError(error.reason) }
-        let session = try VaultAccess.opener(options, context).session()
-        defer { session.lock() }
+        let opener = try VaultAccess.opener(options, context)
         let prompt: any LoginPrompt = context.terminal().map { TerminalLoginPrompt(terminal: $0) } ?? NoLoginPrompt()
-        let shelf = try VaultAccess.shelf(session, yes: options.yes, context)
-        // A scheme-less SERVER is the one server its saved accounts are at (https when none).
-        let serverName = try shelf.server(matching: pattern, account: account) ?? pattern.newServer
-        let result = try shelf.login(server: serverName, account: account, prompt: prompt,
-                                     check: urlCheck.map { $0 as any CredentialCheck } ?? check.map { CommandCheck(command: $0) })
+        let steps = AnsweredLoginSteps(opener: opener, yes: options.yes)
+        // The vault's steps go to the unlocked agent (or the vault opened here); the prompt and the check run here.
+        let (serverName, result) = try opener.keepingSession {
+            let serverName = try steps.resolve(pattern, account: account)
+            let check = urlCheck.map { $0 as any CredentialCheck } ?? check.map { CommandCheck(command: $0) }
+            return (serverName, try LoginFlow(prompt: prompt, check: check).run(steps, server: serverName, account: account))
+        }
         if options.json {
             try RecordOutput.printJSON(result.record, context)
         } else if let password = result.record.password {

@@ -19,6 +19,10 @@ final class VaultOpener {
     private var passwordLineRead = false
     /// Why the agent could not be used, when it was tried and failed (gone, stopped, …).
     private var agentProblem: AgentError?
+    /// Whether `keepingSession` runs: a vault opened here stays open for the next operation.
+    private var keepsSession = false
+    /// The vault opened here and its facade, kept while `keepingSession` runs.
+    private var kept: (session: VaultSession, shelf: Keyshelf)?
 
     init(directory: VaultDirectory, options: SharedOptions, context: CommandContext, viaAgent: Bool) {
         self.directory = directory
@@ -51,13 +55,39 @@ final class VaultOpener {
     ///   thrown here), the errors of `session()`.
     func answer<T>(_ operation: ShelfOperation, yes: Bool, value: (ShelfResult) -> T?) throws -> T {
         if let answered = try agentResult(operation, yes: yes).flatMap(value) { return answered }
-        let session = try session()
-        defer { session.lock() }
-        guard let answered = value(try operation.perform(on: VaultAccess.shelf(session, yes: yes, context))) else {
+        let direct: (session: VaultSession, shelf: Keyshelf)
+        if let kept {
+            direct = kept
+        } else {
+            let session = try session()
+            do {
+                direct = (session, try VaultAccess.shelf(session, yes: yes, context))
+            } catch {
+                session.lock()
+                throw error
+            }
+            if keepsSession { kept = direct }
+        }
+        defer { if !keepsSession { direct.session.lock() } }
+        guard let answered = value(try operation.perform(on: direct.shelf)) else {
             // `perform` gives each operation its own kind of result.
             throw CLIError(.failure, "the operation gave no result of the kind asked for")
         }
         return answered
+    }
+
+    /// Runs `body`, whose operations (`answer`) all run on one vault when
+    /// they are performed here: the master password is asked and the vault
+    /// opened once, not once per operation, and locked when `body` returns.
+    /// For commands made of several operations (`login`, `import`).
+    func keepingSession<T>(_ body: () throws -> T) rethrows -> T {
+        keepsSession = true
+        defer {
+            keepsSession = false
+            kept?.session.lock()
+            kept = nil
+        }
+        return try body()
     }
 
     /// `operation` answered by the agent; nil without an agent, or when

@@ -21,4 +21,6 @@ public struct ClientConsent: Consent {
     }
 
     public var answersWithoutWaiting: Bool { base.answersWithoutWaiting }
+
+    public var isWaitingForAnswer: Bool { base.isWaitingForAnswer }
 }

@@ -7,10 +7,17 @@ public protocol Consent: Sendable {
     /// relayed from elsewhere): the facade then asks inside the vault's
     /// locked write directly, without a dry run first. Default false.
     var answersWithoutWaiting: Bool { get }
+    /// True once a request was put aside unanswered, to be put to the user
+    /// elsewhere (the agent's relayed consent: the client asks in its own
+    /// terminal and sends the operation again). A write then saves nothing
+    /// (`Keyshelf`'s changes throw `errSecUserCanceled` instead), even where
+    /// the facade would carry on past a declined request. Default false.
+    var isWaitingForAnswer: Bool { get }
 }
 
 extension Consent {
     public var answersWithoutWaiting: Bool { false }
+    public var isWaitingForAnswer: Bool { false }
 }
 
 /// The non-interactive default: nobody to ask, so every request is declined

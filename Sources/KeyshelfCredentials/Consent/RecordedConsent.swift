@@ -23,4 +23,6 @@ final class RecordedConsent: Consent, @unchecked Sendable {
         lock.withLock { answers.append((request, answer)) }
         return answer
     }
+
+    var isWaitingForAnswer: Bool { base.isWaitingForAnswer }
 }

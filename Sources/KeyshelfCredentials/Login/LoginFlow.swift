@@ -88,16 +88,18 @@ public struct LoginFlow {
         self.passwordsOnly = passwordsOnly
     }
 
-    /// Runs the flow for `server` (and `account`) over `shelf`.
+    /// Runs the flow for `server` (and `account`) over `steps`: a `Keyshelf`
+    /// (the direct path), or the CLI's steps that run the vault part in the
+    /// unlocked agent. The prompt and the check run here.
     /// - Throws: `errSecUserCanceled` when the prompt is canceled;
     ///   `errSecAuthFailed` after `maxAttempts` refused credentials (or a
     ///   failed user-presence check); `errSecParam` for an empty account;
     ///   `PasswordRulesError` when the domain's saved rule cannot be used;
     ///   errors of the check and the vault.
-    public func run(_ shelf: Keyshelf, server: ServerName, account: String? = nil) throws -> LoginResult {
+    public func run(_ steps: some LoginSteps, server: ServerName, account: String? = nil) throws -> LoginResult {
         var failed = 0
         var knownAccount = account
-        let found = try shelf.lookup(server: server, account: account, passwordsOnly: passwordsOnly)
+        let found = try steps.findCredential(server: server, account: account, passwordsOnly: passwordsOnly)
         if let found, found.signInWith == .apple {
             return LoginResult(record: found, source: found.store == .local ? .local : .shared, saved: nil)
         }
@@ -106,20 +108,22 @@ public struct LoginFlow {
                 guard found.store == .shared, saveOnSuccess else {
                     return LoginResult(record: found, source: found.store == .local ? .local : .shared, saved: nil)
                 }
-                return LoginResult(record: found, source: .shared, saved: try keepLocally(found, password: password, in: shelf))
+                // The reference's listing 3: request, log in, save to the keychain; the shared record stays.
+                let saved = try steps.keepLocally(server: found.server, account: found.account, password: password)
+                return LoginResult(record: found, source: .shared, saved: saved)
             }
             failed = 1
             knownAccount = found.account
         }
         var refused = 0
         while true {
-            let suggestion = try shelf.generatePassword(for: server)
+            let suggestion = try steps.suggestedPassword(for: server)
             guard let typed = prompt.credential(for: server, account: knownAccount, suggestion: suggestion, failedAttempts: failed) else {
                 throw KeychainError.canceled("the login for \(server.qualified) was canceled")
             }
             guard !typed.account.isEmpty else { throw KeychainError.param("the account is empty") }
             if try accepted(server: server, account: typed.account, password: typed.password) {
-                let saved = saveOnSuccess ? try shelf.save(server: server, account: typed.account, password: typed.password) : nil
+                let saved = saveOnSuccess ? try steps.saveToBothStores(server: server, account: typed.account, password: typed.password) : nil
                 let record = CredentialRecord(server: server, account: typed.account, password: typed.password, store: .local)
                 return LoginResult(record: record, source: .prompt, saved: saved)
             }
@@ -129,18 +133,6 @@ public struct LoginFlow {
             if refused >= maxAttempts {
                 throw KeychainError(.authFailed, "\(server.qualified) refused the credential \(refused) times")
             }
-        }
-    }
-
-    /// A shared credential that worked is saved to the local store (the
-    /// reference's listing 3: request, log in, `saveCredentialsToKeychain`);
-    /// the shared record stays as it is. A declined update leaves `local` nil.
-    private func keepLocally(_ record: CredentialRecord, password: Secret, in shelf: Keyshelf) throws -> SaveResult {
-        do {
-            let outcome = try shelf.add(server: record.server, account: record.account, password: password, to: .local)
-            return SaveResult(local: outcome, shared: .unchanged)
-        } catch let error as KeychainError where error.status == .userCanceled {
-            return SaveResult(local: nil, shared: .unchanged)
         }
     }
 

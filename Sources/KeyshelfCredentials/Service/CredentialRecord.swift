@@ -37,7 +37,7 @@ public struct CredentialRecord: Sendable, Equatable, Encodable {
     /// `.apple` for a Sign in with Apple account, which has no password (DESIGN §13).
     public var signInWith: SignInMethod = .password
     /// Label, notes and dates of the item (`get --json`, issue 13 rule 5); nil
-    /// where not read (listings, the agent's records).
+    /// where not read (listings, the agent's `get` records; its `lookup` carries them).
     public var metadata: ItemMetadata?
     /// The port as the Shared Web Credentials calls report it: nil when 443.
     public var port: Int? { server.reportedPort }
@@ -91,6 +91,13 @@ public struct ItemMetadata: Sendable, Equatable {
     public var notes: String
     public var created: Date
     public var modified: Date
+
+    public init(label: String, notes: String, created: Date, modified: Date) {
+        self.label = label
+        self.notes = notes
+        self.created = created
+        self.modified = modified
+    }
 
     init(_ item: Item) {
         label = item.label

@@ -8,9 +8,12 @@ import KeyshelfVault
 ///
 /// Adding an operation is one case here, one arm of `perform` and of
 /// `writes`, and its codec in KeyshelfAgent (docs/architecture.md, "Where a
-/// new operation goes"). Operations not listed yet (login, import, export,
-/// passwd, sync, otp, audit) open the vault through the CLI's opener and call
-/// the facade directly.
+/// new operation goes"). `keyshelf login` runs `LoginFlow` in the client
+/// with the vault steps as operations (`lookup`, `suggestPassword`,
+/// `saveLogin`); `import` is `planImport`, then consent asked in the client,
+/// then `importLogins`. Not operations yet: `passwd` (kept direct,
+/// docs/architecture.md, "Where a new operation goes"), sync, otp and audit,
+/// which open the vault through the CLI's opener and call the facade.
 public enum ShelfOperation: Sendable {
     /// `Keyshelf.get(server:account:in:)` (a scheme-less server matches every protocol).
     case get(server: ServerPattern, account: String?, filter: StoreFilter)
@@ -27,22 +30,42 @@ public enum ShelfOperation: Sendable {
     case delete(server: ServerPattern, account: String, filter: StoreFilter)
     /// `keyshelf rm --service`: `Keyshelf.deleteGeneric(service:account:)`, which asks consent.
     case deleteGeneric(service: String, account: String)
+    /// Login-flow steps 1–2 (`keyshelf login`): the saved server `server`
+    /// resolves to for `account` (`Keyshelf.server(matching:account:in:)`,
+    /// else `pattern.newServer`), then `Keyshelf.lookup` there, which asks
+    /// release consent for a shared credential.
+    case lookup(server: ServerPattern, account: String?, passwordsOnly: Bool)
+    /// Login-flow step 3's suggestion: `Keyshelf.generatePassword(for:)`.
+    case suggestPassword(server: ServerName)
+    /// Login-flow step 5: `Keyshelf.save` to both stores, or with
+    /// `localOnly` `LoginSteps.keepLocally` (a shared credential that worked).
+    case saveLogin(server: ServerName, account: String, password: Secret, localOnly: Bool)
+    /// `keyshelf export`: `Keyshelf.exportableItems()`.
+    case export
+    /// `keyshelf import`, first step: `Keyshelf.planImport(_:into:)`.
+    case planImport(logins: [ImportLogin], store: Store)
+    /// `keyshelf import`, last step: `Keyshelf.importLogins(additions:updates:into:)`
+    /// with the updates the user consented to.
+    case importLogins(additions: [ImportLogin], updates: [ImportLogin], store: Store)
 
     /// Whether the operation may write the vault (the agent then rotates the
     /// backups after its reply).
     public var writes: Bool {
         switch self {
-        case .get, .list, .search: false
-        case .change, .delete, .deleteGeneric: true
+        case .get, .list, .search, .lookup, .suggestPassword, .export, .planImport: false
+        case .change, .delete, .deleteGeneric, .saveLogin, .importLogins: true
         }
     }
 
     /// Runs the operation on `shelf`, asking `shelf.consent` as the facade does.
     /// - Returns: `.record` for `get`, `.records` for `list`, `.found` for
     ///   `search`, `.changed` for `change`, `.deleted` for `delete`, `.deletedGeneric`
-    ///   for `deleteGeneric`.
+    ///   for `deleteGeneric`, `.lookedUp` for `lookup`, `.generated` for
+    ///   `suggestPassword`, `.saved` for `saveLogin`, `.exported` for
+    ///   `export`, `.planned` for `planImport`, `.imported` for `importLogins`.
     /// - Throws: the facade's `KeychainError`s (`itemNotFound` when nothing
-    ///   matches, `userCanceled` when consent is declined, …) and `VaultError`s.
+    ///   matches, `userCanceled` when consent is declined, …), `VaultError`s,
+    ///   and `PasswordRulesError` from `suggestPassword`.
     public func perform(on shelf: Keyshelf) throws -> ShelfResult {
         switch self {
         case let .get(server, account, filter):
@@ -62,54 +85,21 @@ public enum ShelfOperation: Sendable {
             return .deleted(server: server, stores: try shelf.delete(server: server, account: account, in: filter))
         case let .deleteGeneric(service, account):
             return .deletedGeneric(store: try shelf.deleteGeneric(service: service, account: account))
+        case let .lookup(pattern, account, passwordsOnly):
+            // A scheme-less SERVER is the one server its saved accounts are at (https when none).
+            let server = try shelf.server(matching: pattern, account: account) ?? pattern.newServer
+            return .lookedUp(server: server, record: try shelf.findCredential(server: server, account: account, passwordsOnly: passwordsOnly))
+        case .suggestPassword(let server):
+            return .generated(try shelf.suggestedPassword(for: server))
+        case let .saveLogin(server, account, password, localOnly):
+            return .saved(localOnly ? try shelf.keepLocally(server: server, account: account, password: password)
+                                    : try shelf.saveToBothStores(server: server, account: account, password: password))
+        case .export:
+            return .exported(try shelf.exportableItems())
+        case let .planImport(logins, store):
+            return .planned(try shelf.planImport(logins, into: store))
+        case let .importLogins(additions, updates, store):
+            return .imported(try shelf.importLogins(additions: additions, updates: updates, into: store))
         }
-    }
-}
-
-/// What a `ShelfOperation` gave.
-public enum ShelfResult: Sendable, Equatable {
-    /// `get`: the record, with its password.
-    case record(CredentialRecord)
-    /// `list`: records without passwords, in the facade's order.
-    case records([CredentialRecord])
-    /// `search`: the matching web logins (without passwords) and generic
-    /// passwords, each in the facade's order.
-    case found(records: [CredentialRecord], generics: [GenericEntry])
-    /// `change`: the outcome per store.
-    case changed(PasswordChangeReport)
-    /// `delete`: the server the account was deleted on and the stores it
-    /// was deleted from (local first).
-    case deleted(server: ServerName, stores: [Store])
-    /// `deleteGeneric`: the store the generic password was deleted from.
-    case deletedGeneric(store: Store)
-
-    /// The record of a `get`, else nil.
-    public var record: CredentialRecord? {
-        if case .record(let found) = self { found } else { nil }
-    }
-
-    /// The records of a `list`, else nil.
-    public var records: [CredentialRecord]? {
-        if case .records(let found) = self { found } else { nil }
-    }
-
-    /// The web logins and generic passwords of a `search`, else nil.
-    public var found: (records: [CredentialRecord], generics: [GenericEntry])? {
-        if case let .found(records, generics) = self { (records, generics) } else { nil }
-    }
-
-    /// The report of a `change`, else nil.
-    public var changeReport: PasswordChangeReport? {
-        if case .changed(let report) = self { report } else { nil }
-    }
-
-    /// The server and stores of a `delete`, else nil.
-    public var deletion: (server: ServerName, stores: [Store])? {
-        if case let .deleted(server, stores) = self { (server, stores) } else { nil }
-    }
-
-    /// The store of a `deleteGeneric`, else nil.
-    public var genericDeletion: Store? {
-        if case .deletedGeneric(let store) = self { store } else { nil }
     }
 }

@@ -145,4 +145,6 @@ private struct ChosenRelease: Consent {
     }
 
     var answersWithoutWaiting: Bool { other.answersWithoutWaiting }
+
+    var isWaitingForAnswer: Bool { other.isWaitingForAnswer }
 }

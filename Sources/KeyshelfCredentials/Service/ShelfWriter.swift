@@ -25,7 +25,9 @@ final class ShelfWriter {
     /// Runs `body` on the current items (asking consent, no lock held), then
     /// in the vault's locked `modify` with the recorded answers. A consent
     /// policy that never waits for a person skips the first run (it only
-    /// exists so that no dialog waits while the vault is locked).
+    /// exists so that no dialog waits while the vault is locked). When the
+    /// policy is left waiting for an answer (`Consent.isWaitingForAnswer`)
+    /// nothing is saved and `errSecUserCanceled` is thrown.
     func mutate<T>(_ body: (inout VaultContents, any Consent) throws -> T) throws -> T {
         let recorded = RecordedConsent(consent)
         if !consent.answersWithoutWaiting {
@@ -34,7 +36,14 @@ final class ShelfWriter {
             var dryRun = try vault.loadItems()
             _ = try body(&dryRun, recorded)
         }
-        return try withoutSnapshot { try vault.modifyItems { try body(&$0, recorded) } }
+        return try withoutSnapshot {
+            try vault.modifyItems { items in
+                let result = try body(&items, recorded)
+                // A request left for the user elsewhere (the agent's client): save nothing yet.
+                if consent.isWaitingForAnswer { throw KeychainError.canceled("a consent request is waiting for the user's answer") }
+                return result
+            }
+        }
     }
 
     /// Runs a locked write holding no reference to the vault's item arrays,

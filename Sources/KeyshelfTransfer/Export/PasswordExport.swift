@@ -51,13 +51,13 @@ public enum PasswordExport {
     /// An unwritable item still claims its key: writing a shadowed item's
     /// password in its place would silently change what `get` returns.
     static func selection(_ items: [Item], format: ExportFormat = .chrome) -> (rows: [Item], shadowed: Int, unwritable: Int) {
-        var kept: [ItemKey: Secret] = [:]
+        var kept: [InternetItemKey: Secret] = [:]
         var rows: [Item] = []
         var shadowed = 0
         var unwritable = 0
         for item in items where !item.isDeleted && item.itemClass == .internetPassword
             && (format.carriesAppLogins || !isAppLogin(item)) {
-            guard let password = item.password, let key = ItemKey(item) else { continue }
+            guard let password = item.password, let key = InternetItemKey(item) else { continue }
             if let first = kept[key] {
                 if first != password { shadowed += 1 }
                 continue

@@ -34,7 +34,7 @@ enum EntryMapper {
     static let passwordNotText = "password not UTF-8 text, or a NUL byte"
 
     /// The scheme an Android app login is stored under (Bitwarden's form): server = package name.
-    static let appScheme = "androidapp"
+    static let appScheme = ServerName.appScheme
 
     static func map(_ entry: ImportEntry) -> [Outcome] {
         let account = entry.account.isEmpty && entry.allowsEmptyAccount ? ImportEntry.noUserName : entry.account
@@ -114,9 +114,7 @@ enum EntryMapper {
         var rest = uri[uri.index(end, offsetBy: 3)...]
         if let at = rest.lastIndex(of: "@") { rest = rest[rest.index(after: at)...] }
         let package = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.")
-        guard !package.isEmpty, package.allSatisfy(allowed.contains), !package.hasPrefix("."), !package.hasSuffix(".") else { return nil }
-        return String(package)
+        return ServerName.isAppPackage(package) ? String(package) : nil
     }
 
     /// The entities that mark a value written HTML-escaped (LastPass did so).

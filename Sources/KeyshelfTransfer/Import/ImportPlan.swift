@@ -28,16 +28,26 @@ public struct ImportPlan: Sendable {
 
     /// Plans importing `source` into `store`, whose items (tombstones included) are `existing`.
     public init(source: ImportSource, existing: [Item], store: Store) {
+        self.init(source: source, store: store) { ImportMerge.classify($0, existing: existing) }
+    }
+
+    /// Plans importing `source` into `store`: rows repeating an earlier
+    /// row's server and account are settled here, and `classify` sorts the
+    /// others against the saved items (`ImportMerge.classify` where the
+    /// vault is open: here, or in the agent through the `planImport` operation).
+    /// - Parameter classify: one `ImportClass` per login, in order.
+    /// - Throws: what `classify` throws.
+    public init(source: ImportSource, store: Store, classify: ([ImportLogin]) throws -> [ImportClass]) rethrows {
         self.source = source
         self.store = store
         additions = []
         updates = []
         skipped = source.skipped
         failed = source.failed
-        let saved = ItemIndex(existing)
-        var firstRow: [ItemKey: ImportCandidate] = [:]
+        var firstRow: [InternetItemKey: ImportCandidate] = [:]
+        var unique: [ImportCandidate] = []
         for candidate in source.candidates {
-            let key = ItemKey(candidate)
+            let key = candidate.login.key
             if let earlier = firstRow[key] {
                 if earlier.password == candidate.password {
                     skipped.append(candidate.reported("duplicate of row \(earlier.position.row)"))
@@ -48,13 +58,15 @@ public struct ImportPlan: Sendable {
                 continue
             }
             firstRow[key] = candidate
-            let live = saved.live(key).map { existing[$0] }
-            if live.isEmpty {
-                additions.append(candidate)
-            } else if live.contains(where: { $0.password == candidate.password }) {
-                skipped.append(candidate.reported(ImportReport.alreadySaved))
-            } else {
-                updates.append(candidate)
+            unique.append(candidate)
+        }
+        let classes = try classify(unique.map(\.login))
+        precondition(classes.count == unique.count, "one class per login")
+        for (candidate, kind) in zip(unique, classes) {
+            switch kind {
+            case .new: additions.append(candidate)
+            case .alreadySaved: skipped.append(candidate.reported(ImportReport.alreadySaved))
+            case .update: updates.append(candidate)
             }
         }
     }
@@ -85,116 +97,45 @@ public struct ImportPlan: Sendable {
     /// vault lock) and returns what was done. Call inside `VaultSession.modify`
     /// so the whole import is saved at once or not at all.
     ///
-    /// Items saved since the plan was made are respected: an addition whose
-    /// `(server, account)` now exists is skipped (same password) or left alone
-    /// (another password, which nobody consented to replace).
+    /// Items saved since the plan was made are respected (`ImportMerge.apply`).
     /// - Parameter now: creation / modification date of the written items.
     public func apply(to items: inout [Item], now: Date = Date()) -> ImportReport {
-        var index = ItemIndex(items)
+        commit { additions, updates in ImportMerge.apply(additions: additions, updates: updates, store: store, to: &items, now: now) }
+    }
+
+    /// Commits the plan through `write` (`ImportMerge.apply` in one locked
+    /// save: here, or in the agent through the `importLogins` operation)
+    /// and reports what was done.
+    /// - Parameter write: given the additions and the consented updates,
+    ///   returns the outcome of each addition, then of each update.
+    /// - Throws: what `write` throws.
+    public func commit(_ write: ([ImportLogin], [ImportLogin]) throws -> [ImportOutcome]) rethrows -> ImportReport {
+        let outcomes = try write(additions.map(\.login), updates.map(\.login))
+        precondition(outcomes.count == additions.count + updates.count, "one outcome per login")
         var imported: [ReportedRow] = []
         var updated: [ReportedRow] = []
         var skipped = self.skipped
-        for candidate in additions {
-            let key = ItemKey(candidate)
-            let live = index.live(key)
-            if live.isEmpty {
-                if let tomb = index.tombstone(key) {
-                    items[tomb] = newItem(candidate, id: items[tomb].id, now: now)
-                    index.revive(key, at: tomb)
-                } else {
-                    items.append(newItem(candidate, id: UUID(), now: now))
-                    index.add(key, at: items.count - 1)
-                }
-                imported.append(candidate.reported(""))
-            } else if live.contains(where: { items[$0].password == candidate.password }) {
-                skipped.append(candidate.reported(ImportReport.alreadySaved))
-            } else {
-                skipped.append(candidate.reported("saved meanwhile with another password; not replaced"))
+        for (candidate, outcome) in zip(additions + updates, outcomes) {
+            switch outcome {
+            case .imported: imported.append(candidate.reported(""))
+            case .updated: updated.append(candidate.reported(""))
+            case .alreadySaved: skipped.append(candidate.reported(ImportReport.alreadySaved))
+            case .savedMeanwhile: skipped.append(candidate.reported("saved meanwhile with another password; not replaced"))
             }
-        }
-        for candidate in updates {
-            let live = index.live(ItemKey(candidate))
-            if live.isEmpty {
-                items.append(newItem(candidate, id: UUID(), now: now))
-                index.add(ItemKey(candidate), at: items.count - 1)
-                imported.append(candidate.reported(""))
-                continue
-            }
-            for i in live {
-                items[i].replacePassword(with: candidate.password, at: now)
-                if !candidate.comment.isEmpty { items[i].comment = candidate.comment }
-                if !candidate.otpauth.isEmpty { items[i].otpauth = candidate.otpauth }
-                items[i].modificationDate = now
-            }
-            updated.append(candidate.reported(""))
         }
         return ImportReport(source: source, store: store, dryRun: false,
                             imported: imported, updated: updated, skipped: skipped, failed: failed)
-    }
-
-    private func newItem(_ candidate: ImportCandidate, id: UUID, now: Date) -> Item {
-        Item(id: id, itemClass: .internetPassword, account: candidate.account,
-             server: candidate.server.host, protocol: candidate.server.scheme, port: candidate.server.port,
-             path: candidate.path, label: candidate.label, comment: candidate.comment, otpauth: candidate.otpauth,
-             creationDate: candidate.creationDate ?? now, modificationDate: now, accessible: .whenUnlocked,
-             synchronizable: store == .shared, password: candidate.password)
-    }
-}
-
-/// The identity `ItemQuery.internet(server, account:)` matches on.
-struct ItemKey: Hashable {
-    let host: String
-    let scheme: String
-    let port: Int
-    let account: String
-
-    init(_ candidate: ImportCandidate) {
-        host = candidate.server.host
-        scheme = candidate.server.scheme
-        port = candidate.server.port
-        account = candidate.account
-    }
-
-    init?(_ item: Item) {
-        guard item.itemClass == .internetPassword else { return nil }
-        host = item.server
-        scheme = item.protocol
-        port = item.port
-        account = item.account
-    }
-}
-
-/// Positions of internet-password items by key, so a 10k-row import stays linear.
-struct ItemIndex {
-    private var liveItems: [ItemKey: [Int]] = [:]
-    private var tombstones: [ItemKey: Int] = [:]
-
-    init(_ items: [Item]) {
-        for (i, item) in items.enumerated() {
-            guard let key = ItemKey(item) else { continue }
-            if item.isDeleted {
-                if tombstones[key] == nil { tombstones[key] = i }
-            } else {
-                liveItems[key, default: []].append(i)
-            }
-        }
-    }
-
-    func live(_ key: ItemKey) -> [Int] { liveItems[key] ?? [] }
-    func tombstone(_ key: ItemKey) -> Int? { tombstones[key] }
-
-    mutating func add(_ key: ItemKey, at index: Int) {
-        liveItems[key, default: []].append(index)
-    }
-
-    mutating func revive(_ key: ItemKey, at index: Int) {
-        tombstones[key] = nil
-        add(key, at: index)
     }
 }
 
 extension ImportCandidate {
     func reported(_ reason: String) -> ReportedRow {
         ReportedRow(position: position, server: server.display, account: account, reason: reason)
+    }
+
+    /// The row as the vault's side of an import sees it (`ImportMerge`).
+    public var login: ImportLogin {
+        ImportLogin(server: server, path: path, account: account, password: password, label: label, comment: comment,
+                    otpauth: otpauth, creationDate: creationDate)
     }
 }
