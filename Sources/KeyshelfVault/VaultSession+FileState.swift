@@ -25,6 +25,16 @@ extension VaultSession {
         private var records: [RecordLocation]?
         /// The list number of the items' `recordOrigin`s (`RecordOrigin.nextGeneration`).
         private(set) var generation: UInt64
+        /// At least the largest change stamp of the records (the hybrid
+        /// clock's last reading, `ChangeStamper`), once a save found it; nil
+        /// when not known since the file was read.
+        var stampBound: ChangeStamp??
+        /// Whether no two records share an id, once checked; nil when not
+        /// checked since the list was read or saved whole.
+        private var idsAreUnique: Bool?
+        /// Read from disk and not saved since: the file may hold
+        /// `…ThisDeviceOnly` items another program put there (`ForeignItems`).
+        var mayHoldForeignItems = false
         /// Set when `items` may no longer match the disk (a failed write): the next access re-reads the file.
         var needsReload = false
         /// The MAC appendices authenticate (`VaultFile.Opened.payloadTag`: the
@@ -56,6 +66,7 @@ extension VaultSession {
             self.lists = [opened.plaintext]
             self.records = Self.locations(of: opened.plaintext, list: 0)
             self.generation = opened.generation
+            self.mayHoldForeignItems = true
             self.payloadTag = opened.payloadTag
             self.appendixCount = opened.appendixCount
             self.appendixByteCount = opened.appendixByteCount
@@ -92,6 +103,7 @@ extension VaultSession {
             self.lists = [plaintext]
             self.records = Self.locations(of: plaintext, list: 0)
             self.generation = generation
+            idsAreUnique = nil
         }
 
         /// Records that `items` (taken, leaving `items` empty) are current,
@@ -124,18 +136,27 @@ extension VaultSession {
             case whole
         }
 
-        /// Finds what changed in `items` by their `recordOrigin`s and encodes
-        /// only those records, as `VaultSession.add(to:)` does for an addition.
-        /// Items whose record bytes did not change get their origin back.
-        /// The rule is `RecordCodec.changedRecords`': records changed in place
-        /// (same id at the same position) and added at the end, each id held
-        /// by one record of the store, since readers fold an appendix by id.
-        func edit(of items: inout [Item]) -> Edit {
-            guard let records, items.count >= records.count else { return .whole }
+        /// The positions of `items` (this file's items after a change)
+        /// whose record may have changed, ascending, found by their
+        /// `recordOrigin`s in one pass; nil when items were removed, so that
+        /// positions say nothing (the change is saved whole).
+        func changedPositions(in items: [Item]) -> [Int]? {
+            guard let records, items.count >= records.count else { return nil }
             let generation = generation
-            var positions: [Int] = items.withUnsafeBufferPointer { items in
+            return items.withUnsafeBufferPointer { items in
                 items.indices.filter { !items[$0].recordOrigin.isRecord($0, of: generation) }
             }
+        }
+
+        /// What saving `items` must write, `positions` being
+        /// `changedPositions(in: items)`: only those records are encoded, as
+        /// `VaultSession.add(to:)` does for an addition. Items whose record
+        /// bytes did not change get their origin back. The rule is
+        /// `RecordCodec.changedRecords`': records changed in place (same id at
+        /// the same position) and added at the end, each id held by one
+        /// record of the store, since readers fold an appendix by id.
+        mutating func edit(of items: inout [Item], at positions: [Int]?) -> Edit {
+            guard let records, var positions else { return .whole }
             guard !positions.isEmpty else { return .none }
             // Encoding most of the store apart and then whole would do the work twice.
             guard positions.count * 2 <= max(items.count, 16) else { return .whole }
@@ -159,12 +180,24 @@ extension VaultSession {
             for k in kept { items[positions[k]].recordOrigin = RecordOrigin(generation: generation, position: positions[k]) }
             let written = positions.indices.filter { !kept.contains($0) }
             guard !written.isEmpty else { return .none }
-            guard Self.eachHeldOnce(written.map { changed[$0].id }, in: items) else { return .whole }
+            // A record replaced in place keeps its position's id, so it is held once when the old ids were;
+            // an added record's id is looked for in the store.
+            let added = written.filter { positions[$0] >= records.count }.map { changed[$0].id }
+            if idsAreUnique == nil { idsAreUnique = Self.haveDistinctIDs(items, count: records.count) }
+            guard idsAreUnique == true, added.isEmpty || Self.eachHeldOnce(added, in: items) else { return .whole }
             // The encoded copies go back: their passwords are slices of `list`.
             for k in written { items[positions[k]] = changed[k] }
             positions = written.map { positions[$0] }
             return .records(kept.isEmpty ? list : RecordCodec.list(of: written.map { (list, fields[$0]) }),
                             positions: positions, replaces: positions.contains { $0 < records.count })
+        }
+
+        /// Whether the first `count` items have `count` different ids.
+        private static func haveDistinctIDs(_ items: [Item], count: Int) -> Bool {
+            var ids = Set<UUID>(minimumCapacity: count)
+            return items.withUnsafeBufferPointer { items in
+                items[..<count].indices.allSatisfy { ids.insert(items[$0].id).inserted }
+            }
         }
 
         /// Whether each of `ids` is the id of exactly one item of `items`.

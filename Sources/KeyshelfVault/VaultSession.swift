@@ -151,19 +151,31 @@ public final class VaultSession: @unchecked Sendable {
     public func modify<T>(_ body: (inout VaultContents) throws -> T) throws -> T {
         try lockedWrite { state in
             var contents = VaultContents(local: state.local.items, shared: state.shared.items)
-            let quarantine = ForeignItems.quarantine(&contents, file: directory.path(of: .shared))
+            // A file saved by this session holds no device-only item: only one read from disk is looked through.
+            let quarantine = state.shared.mayHoldForeignItems ? ForeignItems.quarantine(&contents, file: directory.path(of: .shared)) : nil
             // Hand the arrays over, so that the body edits a large vault in
             // place instead of copying it; the record lists still hold the old state.
             for store in Store.allCases { state[store].items = [] }
             let result: T
+            var changed: [Store: [Int]?] = [:]
+            var bounds: [Store: ChangeStamp?] = [:]
             do {
                 result = try body(&contents)
-                if let index = contents.shared.firstIndex(inPlace: { $0.pointee.accessible.isThisDeviceOnly }) {
-                    throw thisDeviceOnlyError(contents.shared[index])
-                }
                 let now = clockSource()
-                ChangeStamper.stamp(&contents.local, now: now)
-                ChangeStamper.stamp(&contents.shared, now: now)
+                for store in Store.allCases {
+                    // Only the records whose origin is gone can have changed, so only they are checked and stamped.
+                    let positions = state[store].changedPositions(in: contents[store])
+                    if store == .shared, let index = positions.map({ $0.first { contents.shared[$0].accessible.isThisDeviceOnly } })
+                        ?? contents.shared.firstIndex(inPlace: { $0.pointee.accessible.isThisDeviceOnly }) {
+                        throw thisDeviceOnlyError(contents.shared[index])
+                    }
+                    if let positions, case let .some(bound) = state[store].stampBound {
+                        bounds[store] = ChangeStamper.stamp(&contents[store], at: positions, after: bound, now: now)
+                    } else {
+                        bounds[store] = ChangeStamper.stamp(&contents[store], now: now)
+                    }
+                    changed[store] = positions
+                }
             } catch {
                 for store in Store.allCases { Self.restoreItems(&state[store]) }
                 throw error
@@ -174,14 +186,13 @@ public final class VaultSession: @unchecked Sendable {
             for (index, store) in order.enumerated() {
                 var items = contents[store]
                 contents[store] = []
-                let edit = state.withFile(store) { $0.edit(of: &items) }
-                if case .none = edit {
-                    state.withFile(store) { $0.items = items }
-                    continue
-                }
+                let edit = state.withFile(store) { $0.edit(of: &items, at: changed[store] ?? nil) }
                 do {
-                    if case let .records(list, positions, replaces) = edit {
-                        // Only the records the body changed or added are encoded, into an appendix when the file takes one.
+                    switch edit {
+                    case .none:
+                        state.withFile(store) { $0.items = items }
+                    case let .records(list, positions, replaces):
+                        // Only the records the body changed or added were encoded: an appendix when the file takes one.
                         if try state.withFile(store, { try Self.append(list, replacing: replaces, store: store, file: &$0, directory: directory.path) }) {
                             state.withFile(store) { $0.adopt(&items, patch: list, at: positions) }
                         } else {
@@ -189,16 +200,18 @@ public final class VaultSession: @unchecked Sendable {
                             unreported += try Self.save(items, plaintext: RecordCodec.encode(&items, generation: generation), generation: generation,
                                                         store: store, file: &state[store], directory: directory.path, rotateBackups: !deferRotation)
                         }
-                    } else if try !saveWhole(&items, store: store, state: &state) {
-                        continue
+                        itemsRevision += 1
+                    case .whole:
+                        if try saveWhole(&items, store: store, state: &state) { itemsRevision += 1 }
                     }
-                    itemsRevision += 1
+                    state[store].stampBound = bounds[store]
                 } catch {
                     state[store].needsReload = true
                     if index == 0 { Self.restoreItems(&state[order[1]]) }
                     throw error
                 }
             }
+            state.shared.mayHoldForeignItems = false
             unreported += quarantine.map { [$0] } ?? []
             return result
         }

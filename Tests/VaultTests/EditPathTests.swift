@@ -12,6 +12,11 @@ import KeyshelfCrypto
         try #require(session.state)[store]
     }
 
+    /// What `modify` does with a store: the changed positions, then the edit.
+    private static func edit(_ state: inout VaultSession.FileState, _ items: inout [Item]) -> VaultSession.FileState.Edit {
+        state.edit(of: &items, at: state.changedPositions(in: items))
+    }
+
     @Test func anEditOfOneRecordIsFoundWithoutEncodingTheOthers() throws {
         let vault = TemporaryVault()
         defer { vault.cleanUp() }
@@ -20,28 +25,28 @@ import KeyshelfCrypto
         var state = try Self.state(session, .shared)
 
         var items = state.items
-        guard case .none = state.edit(of: &items) else { Issue.record("an untouched store is unchanged"); return }
+        guard case .none = Self.edit(&state, &items) else { Issue.record("an untouched store is unchanged"); return }
         items[7].label = items[7].label
-        guard case .none = state.edit(of: &items) else { Issue.record("a field set to its own value is unchanged"); return }
+        guard case .none = Self.edit(&state, &items) else { Issue.record("a field set to its own value is unchanged"); return }
         items[7].label = "edited"
         items.append(sampleItem(41))
-        guard case let .records(list, positions, replaces) = state.edit(of: &items) else { Issue.record("one edit, one addition"); return }
+        guard case let .records(list, positions, replaces) = Self.edit(&state, &items) else { Issue.record("one edit, one addition"); return }
         #expect(positions == [7, 40])
         #expect(replaces)
         #expect(try RecordCodec.decode(list).map(\.label) == ["edited", "Sample 41"])
 
         items = state.items
         items.swapAt(3, 4)
-        guard case .whole = state.edit(of: &items) else { Issue.record("a reordering is saved whole"); return }
+        guard case .whole = Self.edit(&state, &items) else { Issue.record("a reordering is saved whole"); return }
         items = state.items
         items[5] = items[6]
-        guard case .whole = state.edit(of: &items) else { Issue.record("an id at another position is saved whole"); return }
+        guard case .whole = Self.edit(&state, &items) else { Issue.record("an id at another position is saved whole"); return }
         items = state.items
         items.removeLast()
-        guard case .whole = state.edit(of: &items) else { Issue.record("a removal is saved whole"); return }
+        guard case .whole = Self.edit(&state, &items) else { Issue.record("a removal is saved whole"); return }
         items = state.items
         items.append(items[0])
-        guard case .whole = state.edit(of: &items) else { Issue.record("an added record with an id already held is saved whole"); return }
+        guard case .whole = Self.edit(&state, &items) else { Issue.record("an added record with an id already held is saved whole"); return }
     }
 
     @Test func anEditAppendsOnlyTheChangedRecord() throws {
@@ -60,6 +65,32 @@ import KeyshelfCrypto
         let reopened = try vault.directory.unlock(password: testPassword).contents().shared
         #expect(reopened.map(\.password) == expected.map(\.password))
         #expect(reopened.map(\.id) == expected.map(\.id))
+    }
+
+    /// Stamps issued without scanning the store still follow a stamp that a
+    /// change brought in from a machine whose clock is ahead (the hybrid
+    /// clock moves forward, docs/sync.md).
+    @Test func stampsOfLaterEditsFollowAStampMergedIn() throws {
+        let vault = TemporaryVault()
+        defer { vault.cleanUp() }
+        let session = try vault.directory.create(password: testPassword, limits: .minimum)
+        try session.modify { $0.shared = (1...20).map { sampleItem($0) } }
+        try session.modify { $0.shared[3].label = "edited" }
+        let ahead = ChangeStamp(wallMilliseconds: ChangeStamp.milliseconds(Date()) + 3_600_000, counter: 5, node: 1,
+                                issuedFor: Date(timeIntervalSince1970: 1_700_000_000))
+        try session.modify { contents in
+            var merged = contents.shared[5]
+            merged.modificationDate = ahead.issuedFor
+            merged.changeStamp = ahead
+            contents.shared[5] = merged
+        }
+        try session.modify { contents in
+            contents.shared[9].comment = "later"
+            contents.shared[9].modificationDate = Date()
+        }
+        let read = try vault.directory.unlock(password: testPassword).contents().shared
+        let stamp = try #require(read[9].changeStamp)
+        #expect(ahead.precedes(stamp), "the edit after the merge is ordered after the merged stamp")
     }
 
     /// Random edits of every kind, each followed by a fresh open that must

@@ -104,7 +104,9 @@ extension Item {
 /// ahead moves this machine's clock forward.
 public enum ChangeStamper {
     /// Stamps the records of `items` that need it, at wall time `now`.
-    public static func stamp(_ items: inout [Item], now: Date) {
+    /// - Returns: the clock's last reading: the largest stamp of `items` now.
+    @discardableResult
+    public static func stamp(_ items: inout [Item], now: Date) -> ChangeStamp? {
         // One pass over the store in place: a save of a large store must not copy each item.
         var needing: [Int] = []
         var latest: ChangeStamp?
@@ -114,11 +116,29 @@ public enum ChangeStamper {
                 if let stamp = items[i].changeStamp, latest.map({ $0.precedes(stamp) }) ?? true { latest = stamp }
             }
         }
+        return stamp(&items, needing, after: latest, now: now)
+    }
+
+    /// Stamps the records at `positions` of `items` that need it, when no
+    /// other record can: `latest` is at least every other record's stamp (a
+    /// bound kept by the caller), so the store is not scanned.
+    /// - Returns: the clock's last reading, a bound for the next call.
+    public static func stamp(_ items: inout [Item], at positions: [Int], after latest: ChangeStamp?, now: Date) -> ChangeStamp? {
+        var latest = latest
+        for i in positions {
+            if let stamp = items[i].changeStamp, latest.map({ $0.precedes(stamp) }) ?? true { latest = stamp }
+        }
+        return stamp(&items, positions.filter { items[$0].needsStamp }, after: latest, now: now)
+    }
+
+    private static func stamp(_ items: inout [Item], _ needing: [Int], after latest: ChangeStamp?, now: Date) -> ChangeStamp? {
+        var latest = latest
         for i in needing {
             let stamp = ChangeStamp.next(after: latest, now: now, issuedFor: items[i].modificationDate)
             items[i].changeStamp = stamp
             latest = stamp
         }
+        return latest
     }
 
     /// Stamps `item`, about to be added to `store`, when it needs it.
