@@ -10,7 +10,8 @@ public struct VaultContents: Sendable {
         self.shared = shared
     }
 
-    /// The items of `store`.
+    /// The items of `store`. Changed in place (`_modify`): through a plain
+    /// setter, `contents[store][i] = item` would copy the whole store first.
     public subscript(store: Store) -> [Item] {
         get {
             switch store {
@@ -18,10 +19,10 @@ public struct VaultContents: Sendable {
             case .shared: shared
             }
         }
-        set {
+        _modify {
             switch store {
-            case .local: local = newValue
-            case .shared: shared = newValue
+            case .local: yield &local
+            case .shared: yield &shared
             }
         }
     }

@@ -67,6 +67,17 @@ import KeyshelfCrypto
         #expect(reopened.map(\.id) == expected.map(\.id))
     }
 
+    /// A store changed through `VaultContents`' subscript stays in its
+    /// buffer: a copy would cost a whole store per edit (issue 15 item 4).
+    @Test func aStoreChangedThroughTheSubscriptIsNotCopied() {
+        var contents = VaultContents(shared: (1...10).map { sampleItem($0) })
+        func address(_ items: [Item]) -> UInt? { items.withUnsafeBufferPointer { $0.baseAddress.map { UInt(bitPattern: $0) } } }
+        let before = address(contents.shared)
+        contents[.shared][3].label = "changed in place"
+        #expect(address(contents.shared) == before)
+        #expect(contents.shared[3].label == "changed in place")
+    }
+
     /// Stamps issued without scanning the store still follow a stamp that a
     /// change brought in from a machine whose clock is ahead (the hybrid
     /// clock moves forward, docs/sync.md).
