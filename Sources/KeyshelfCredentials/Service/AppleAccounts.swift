@@ -38,7 +38,13 @@ extension ShelfWriter {
     /// Refuses to save a password for a Sign in with Apple account.
     /// - Throws: `errSecDuplicateItem` naming the account and what to do.
     static func refusePassword(onAppleAccount account: String, at server: ServerName, in items: [Item]) throws {
-        guard hasAppleAccount(account, at: server, in: items) else { return }
+        try refusePassword(onAppleAccount: account, at: server, in: items, matching: items.indices(inPlace: ItemQuery.internet(server, account: account).matches))
+    }
+
+    /// As `refusePassword(onAppleAccount:at:in:)`, looking only at the items at
+    /// `matching`: those `ItemQuery.internet(server, account:)` matches, found by the caller's own pass.
+    static func refusePassword(onAppleAccount account: String, at server: ServerName, in items: [Item], matching: [Int]) throws {
+        guard matching.contains(where: { items[$0].signInWithApple != nil }) else { return }
         throw KeychainError.duplicate("\(InertText.quoted(account)) on \(server.display) is saved as a Sign in with Apple account, which has no password; remove it first (keyshelf rm) to save a password")
     }
 }

@@ -45,11 +45,16 @@ extension ShelfWriter {
         }
         let now = Date()
         return try mutate { items, consent in
-            let holders = filter.stores.filter { items[$0].firstIndex(inPlace: query.matches) != nil }
+            // One pass per store finds every item of the account; the checks below look at those only.
+            var matching: [Store: [Int]] = [:]
+            for store in filter.stores { matching[store] = items[store].indices(inPlace: query.matches) }
+            let holders = filter.stores.filter { matching[$0]?.isEmpty == false }
             let targets = holders.isEmpty ? [fallback] : holders
-            for store in targets { try Self.refusePassword(onAppleAccount: account, at: server, in: items[store]) }
+            for store in targets {
+                try Self.refusePassword(onAppleAccount: account, at: server, in: items[store], matching: matching[store] ?? [])
+            }
             let differs = targets.contains { store in
-                items[store].firstIndex(inPlace: query.matches).map { items[store][$0].password != password } ?? false
+                matching[store]?.first.map { items[store][$0].password != password } ?? false
             }
             if differs { try PasswordUpdateConsent.confirm(server: server, account: account, consent: consent) }
             // The one answer covers every store.
