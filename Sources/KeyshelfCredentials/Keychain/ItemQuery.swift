@@ -77,8 +77,10 @@ public struct ItemQuery: Sendable, Equatable {
         if pointer.pointee.isDeleted { return false }
         if let id, pointer.pointee.id != id { return false }
         if let itemClass, pointer.pointee.itemClass != itemClass { return false }
-        if let account, pointer.pointee.account != account { return false }
+        // The server first: most items of a store differ in it, and a host of up to 15 bytes
+        // is compared inside the item, while a longer string (most accounts) is read from the heap.
         if let server, pointer.pointee.server != server { return false }
+        if let account, pointer.pointee.account != account { return false }
         if let port, pointer.pointee.port != port {
             // An item stored with its scheme's default port spelled out (443) is the same server as port 0.
             guard port == 0, pointer.pointee.port == ServerName.defaultPort(scheme: pointer.pointee.protocol) else { return false }
