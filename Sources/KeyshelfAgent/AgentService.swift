@@ -64,6 +64,7 @@ final class AgentService {
             return .failed(error)
         } catch let error as VaultError where operation.isRetriedOnlyBeforeSending && error.code != .wrongPassword {
             // `passwd` may have replaced the files: the client must not change them again.
+            // (Keys that stopped fitting, below, changed nothing: the client may.)
             close()
             return .vaultFailed(error)
         } catch let error as VaultError where error.code == .wrongPassword || error.code == .changedOnDisk {
@@ -71,7 +72,8 @@ final class AgentService {
             return error.code == .wrongPassword ? .keysRejected : .useVault(error.description)
         } catch {
             close()
-            return .useVault(String(describing: error))
+            guard operation.isRetriedOnlyBeforeSending else { return .useVault(String(describing: error)) }
+            return .vaultFailed(VaultError(.io, file: directory.url.path, reason: String(describing: error)))
         }
     }
 
