@@ -22,6 +22,11 @@ public enum AgentClient {
     /// Seconds a client waits for the reply to a credentials operation: longer
     /// than the agent's own wait for the vault's lock (`AgentService.lockTimeoutSeconds`).
     static let operationTimeoutSeconds = 15.0
+    /// Seconds a client waits for the reply to `passwd`'s operation: two
+    /// Argon2id runs at up to the ceiling limits on a busy machine, after
+    /// the agent's other requests and its wait for the vault's lock. A
+    /// stopped or crashed agent is still noticed at once.
+    static let passwordChangeTimeoutSeconds = 300.0
     /// Consent round trips one operation may take (a new question after each
     /// answer means the vault changed meanwhile).
     static let maximumConsentRounds = 4
@@ -67,12 +72,17 @@ public enum AgentClient {
     ///   the operation back (an item that re-asks the master password, a
     ///   vault error, an agent too old for the operation): the caller then
     ///   opens the vault itself (`openSession`, else the master password).
+    ///   Never after an operation that `isRetriedOnlyBeforeSending` may
+    ///   have run (`passwd`): its vault errors are thrown, and a reply that
+    ///   does not come is `AgentError.answerLost`.
     /// - Throws: `KeychainError` as the facade's method would (not found,
-    ///   declined, …); `AgentError` (unsafe socket directory, an agent of
-    ///   another uid, a broken reply).
+    ///   declined, …); `VaultError` relayed by a `vaultFailed` reply;
+    ///   `AgentError` (unsafe socket directory, an agent of another uid, a
+    ///   broken reply, `.answerLost`).
     public static func perform(_ operation: ShelfOperation, for vault: VaultDirectory, environment: [String: String],
                                consent: any Consent, approveAll: Bool) throws -> ShelfResult? {
         let location = AgentLocation(vault: vault, environment: environment)
+        let answerLost = operation.isRetriedOnlyBeforeSending ? Self.passwordChangeUnanswered : nil
         var answers = ConsentAnswers(approveAll: approveAll)
         for _ in 0..<maximumConsentRounds {
             var request = FrameWriter()
@@ -80,7 +90,9 @@ public enum AgentClient {
             request.integer(operation.code.rawValue)
             request.operation(operation, answers: answers)
             guard request.byteCount <= AgentProtocol.maximumRequestByteCount,
-                  let (reply, reader) = try exchange(location, request, timeoutSeconds: operationTimeoutSeconds) else { return nil }
+                  let (reply, reader) = try exchange(location, request, timeoutSeconds: operation.replyTimeoutSeconds,
+                                                     answerLost: answerLost)
+            else { return nil }
             var r = reader
             do {
                 switch reply {
@@ -98,18 +110,27 @@ public enum AgentClient {
                         throw AgentProtocol.MalformedFrame(reason: "an unknown status \(code)")
                     }
                     throw KeychainError(status, reason)
+                case .vaultFailed:
+                    throw try r.vaultError()
                 case .locked, .useVault, .badRequest, .unsupportedVersion:
                     return nil
                 }
             } catch let error as AgentProtocol.MalformedFrame {
-                throw AgentError(.protocolError, "malformed agent reply: \(error.reason)")
+                let malformed = AgentError(.protocolError, "malformed agent reply: \(error.reason)")
+                throw answerLost?(malformed) ?? malformed
             }
         }
         throw AgentError(.protocolError, "the agent asked for consent \(maximumConsentRounds) times for one operation; the vault keeps changing, try again")
     }
 
+    /// What `passwd` says when the agent got the request but no reply came.
+    private static func passwordChangeUnanswered(_ error: AgentError) -> AgentError {
+        AgentError(.answerLost, "no answer from the agent to the master password change (\(error.reason)): it may have changed the password. Check with `keyshelf status`, and try the new password (`keyshelf --no-agent list`) before running `keyshelf passwd` again")
+    }
+
     /// Locks the agent of `vault`: it wipes its keys and exits. For the
-    /// TUI's `X` and for `keyshelf passwd`.
+    /// TUI's `X` and for `keyshelf passwd` when it changed the password
+    /// without this agent.
     /// - Returns: whether an agent was running.
     @discardableResult
     public static func lock(for vault: VaultDirectory, environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
@@ -212,12 +233,14 @@ public enum AgentClient {
 
     /// Sends `request` and reads the reply's version and status byte, all
     /// within `timeoutSeconds`.
+    /// - Parameter answerLost: turns an error met after the whole request
+    ///   was sent (the agent may have acted on it) into the one to throw.
     /// - Returns: nil when the directory or socket is absent.
     /// - Throws: `AgentError` `.notRunning` (stale socket, closed without a
     ///   reply), `.notResponding` (stopped, too slow), `.protocolError`
     ///   (another uid: refused before a byte is sent; a broken reply), `.io`.
-    private static func exchange(_ location: AgentLocation, _ request: FrameWriter,
-                                 timeoutSeconds: Double = replyTimeoutSeconds) throws -> (AgentProtocol.Reply, FrameReader)? {
+    private static func exchange(_ location: AgentLocation, _ request: FrameWriter, timeoutSeconds: Double = replyTimeoutSeconds,
+                                 answerLost: ((AgentError) -> AgentError)? = nil) throws -> (AgentProtocol.Reply, FrameReader)? {
         guard try location.checkDirectory(create: false) else { return nil }
         let fd: Int32
         switch try AgentSocket.connect(location.socketPath, timeoutSeconds: connectTimeoutSeconds) {
@@ -237,8 +260,14 @@ public enum AgentClient {
         try AgentSocket.refuseIfStopped(pid)
         let deadline = Clock.now() + timeoutSeconds
         try AgentSocket.send(fd, request, deadline: deadline)
-        guard let body = try AgentSocket.receive(fd, maximumByteCount: AgentProtocol.maximumReplyByteCount, deadline: deadline, peer: pid) else {
-            throw AgentError(.notRunning, "the agent (pid \(pid)) closed the connection without answering; it may have crashed")
+        let body: SecureBytes
+        do {
+            guard let received = try AgentSocket.receive(fd, maximumByteCount: AgentProtocol.maximumReplyByteCount, deadline: deadline, peer: pid) else {
+                throw AgentError(.notRunning, "the agent (pid \(pid)) closed the connection without answering; it may have crashed")
+            }
+            body = received
+        } catch let error as AgentError {
+            throw answerLost?(error) ?? error
         }
         var reader = FrameReader(body)
         do {

@@ -174,6 +174,7 @@ final class AgentCore: @unchecked Sendable {
             }
             switch service.perform(operation, answers: answers, keys: keys) {
             case .done(let result):
+                if case .masterPasswordChanged = result { adoptSessionKeys() }
                 reply.integer(AgentProtocol.Reply.ok.rawValue)
                 reply.result(result)
                 if reply.byteCount > AgentProtocol.maximumReplyByteCount {
@@ -191,6 +192,9 @@ final class AgentCore: @unchecked Sendable {
             case .useVault(let reason):
                 reply.integer(AgentProtocol.Reply.useVault.rawValue)
                 reply.string(reason)
+            case .vaultFailed(let error):
+                reply.integer(AgentProtocol.Reply.vaultFailed.rawValue)
+                reply.vaultError(error)
             case .keysRejected:
                 // The master password changed behind this agent: its keys are useless.
                 service.close()
@@ -200,6 +204,20 @@ final class AgentCore: @unchecked Sendable {
             }
             return reply
         }
+    }
+
+    /// After `passwd` through the agent: the keys it hands to `keys` requests
+    /// become those of the new master password (the open session's), so it
+    /// stays unlocked. Without them (cannot happen with a session open) it
+    /// locks. The caller holds `operationLock`.
+    private func adoptSessionKeys() {
+        guard let keys = service.passwordKeys() else {
+            service.close()
+            stateLock.withLock { state.lock() }
+            wakeup.wake()
+            return
+        }
+        stateLock.withLock { state.replaceKeys(keys, now: Clock.now()) }
     }
 
     private static func replyHeader() -> FrameWriter {

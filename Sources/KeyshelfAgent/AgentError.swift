@@ -20,6 +20,10 @@ public struct AgentError: Error, Equatable, CustomStringConvertible, Sendable {
         /// The agent is there but does not answer: stopped (SIGSTOP), stuck,
         /// or too slow for the client's connect or reply deadline.
         case notResponding
+        /// A request the client must not repeat directly (`passwd`) was sent,
+        /// and no answer came (the agent closed the connection, stopped, or
+        /// missed the deadline): whether it was done is unknown.
+        case answerLost
         /// A system call failed.
         case io
     }

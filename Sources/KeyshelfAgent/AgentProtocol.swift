@@ -34,6 +34,9 @@ enum AgentProtocol {
         // Issue 12 item 2: login's vault steps, export and import. An agent
         // without them answers `badRequest`, and the client performs them directly.
         case lookup = 13, suggestPassword = 14, saveLogin = 15, export = 16, planImport = 17, importLogins = 18
+        // Issue 12 item 2, `passwd`. An agent without it answers `badRequest`,
+        // and the client changes the password directly (then locks that agent).
+        case changeMasterPassword = 19
     }
 
     /// Reply status codes (reply byte 1).
@@ -46,6 +49,10 @@ enum AgentProtocol {
         /// The agent cannot answer this one (an item that re-asks the master
         /// password, a vault error): the client opens the vault itself.
         case useVault = 6
+        /// A vault error met by an operation the client must not repeat
+        /// directly (`changeMasterPassword`: the files may have been
+        /// replaced): the client reports it as its own.
+        case vaultFailed = 7
     }
 
     struct MalformedFrame: Error {

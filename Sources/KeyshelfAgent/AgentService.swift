@@ -23,6 +23,9 @@ final class AgentService {
         case failed(KeychainError)
         /// The client should open the vault itself (reason for the record).
         case useVault(String)
+        /// A vault error the client reports instead of opening the vault
+        /// itself (`ShelfOperation.isRetriedOnlyBeforeSending`).
+        case vaultFailed(VaultError)
         /// The keys no longer open the vault: the agent locks.
         case keysRejected
     }
@@ -59,12 +62,18 @@ final class AgentService {
             if let request = consent.pending { return .consentNeeded(request) }
             if presence.wasAsked { return .useVault("the item asks for the master password") }
             return .failed(error)
+        } catch let error as VaultError where operation.isRetriedOnlyBeforeSending && error.code != .wrongPassword {
+            // `passwd` may have replaced the files: the client must not change them again.
+            // (Keys that stopped fitting, below, changed nothing: the client may.)
+            close()
+            return .vaultFailed(error)
         } catch let error as VaultError where error.code == .wrongPassword || error.code == .changedOnDisk {
             close()
             return error.code == .wrongPassword ? .keysRejected : .useVault(error.description)
         } catch {
             close()
-            return .useVault(String(describing: error))
+            guard operation.isRetriedOnlyBeforeSending else { return .useVault(String(describing: error)) }
+            return .vaultFailed(VaultError(.io, file: directory.url.path, reason: String(describing: error)))
         }
     }
 
@@ -73,6 +82,13 @@ final class AgentService {
     /// pending, and the next save rotates them (docs/vault-format.md).
     func afterReply() {
         try? session?.settleBackups()
+    }
+
+    /// Copies of the open session's password keys (`VaultSession.passwordKeys()`),
+    /// for the agent to hand out after `passwd` changed them; nil when no
+    /// session is open.
+    func passwordKeys() -> [VaultPasswordKey]? {
+        try? session?.passwordKeys()
     }
 
     /// Wipes the session's keys and forgets the items.

@@ -26,6 +26,20 @@ struct AgentState {
         absoluteDeadline = now + Double(timeouts.maximumSeconds)
     }
 
+    /// `passwd` changed the master password: `newKeys` replace the keys
+    /// (wiped), the absolute limit stays and the idle limit starts again, as
+    /// after any use (Argon2id twice may take longer than the idle limit).
+    /// A locked agent, or one past its absolute limit, wipes `newKeys` instead.
+    mutating func replaceKeys(_ newKeys: [VaultPasswordKey], now: Double) {
+        guard !locked, now < absoluteDeadline else {
+            for key in newKeys { key.key.wipe() }
+            return
+        }
+        wipe()
+        keys = newKeys
+        touch(now: now)
+    }
+
     /// A use: the idle limit starts again.
     mutating func touch(now: Double) {
         idleDeadline = now + idleSeconds

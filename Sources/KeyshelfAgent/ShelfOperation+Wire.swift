@@ -21,7 +21,25 @@ extension ShelfOperation {
         case .export: .export
         case .planImport: .planImport
         case .importLogins: .importLogins
+        case .changeMasterPassword: .changeMasterPassword
         }
+    }
+
+    /// Whether the client must never perform the operation directly once
+    /// the agent may have started it: after `changeMasterPassword` the files
+    /// may be under the new password, so a reply that does not come, or a
+    /// vault error, is reported, not retried (docs/agent-protocol.md, "When
+    /// the agent fails").
+    var isRetriedOnlyBeforeSending: Bool {
+        if case .changeMasterPassword = self { true } else { false }
+    }
+
+    /// Seconds the client waits for the reply: `changeMasterPassword` runs
+    /// Argon2id twice (check the current password, derive the new key), at
+    /// most at `VaultDirectory.maximumLimits` (16 passes over 2 GiB) on a busy
+    /// machine; every other operation `AgentClient.operationTimeoutSeconds`.
+    var replyTimeoutSeconds: Double {
+        isRetriedOnlyBeforeSending ? AgentClient.passwordChangeTimeoutSeconds : AgentClient.operationTimeoutSeconds
     }
 }
 
@@ -81,6 +99,9 @@ extension FrameWriter {
             self.store(store)
             logins(additions)
             logins(updates)
+        case let .changeMasterPassword(current, new):
+            secret(current)
+            secret(new)
         }
     }
 }
@@ -151,6 +172,12 @@ extension FrameReader {
         case .importLogins:
             let store = try store()
             return (.importLogins(additions: try logins(), updates: try logins(), store: store), ConsentAnswers())
+        case .changeMasterPassword:
+            let current = try secret()
+            let new = try secret()
+            // `passwd` refuses an empty new password (`NewMasterPassword`); an empty current one is only wrong.
+            guard new.byteCount > 0 else { throw AgentProtocol.MalformedFrame(reason: "an empty new master password") }
+            return (.changeMasterPassword(current: current, new: new), ConsentAnswers())
         case .status, .unlock, .keys, .lock:
             throw AgentProtocol.MalformedFrame(reason: "not a credentials operation")
         }

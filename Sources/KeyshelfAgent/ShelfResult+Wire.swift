@@ -47,6 +47,8 @@ extension FrameWriter {
         case .imported(let outcomes):
             integer(UInt32(outcomes.count))
             for each in outcomes { integer(each.rawValue) }
+        case .masterPasswordChanged:
+            break
         }
     }
 }
@@ -108,6 +110,8 @@ extension FrameReader {
             return .planned(try codes(count: logins.count, ImportClass.init(rawValue:)))
         case let .importLogins(additions, updates, _):
             return .imported(try codes(count: additions.count + updates.count, ImportOutcome.init(rawValue:)))
+        case .changeMasterPassword:
+            return .masterPasswordChanged
         }
     }
 
@@ -118,5 +122,53 @@ extension FrameReader {
             guard let value = decode(try integer(UInt8.self)) else { throw AgentProtocol.MalformedFrame(reason: "an unknown import answer") }
             return value
         }
+    }
+}
+
+// MARK: - Vault errors (reply `vaultFailed`)
+
+extension VaultError.Code {
+    /// The code's `u8` on the wire (docs/agent-protocol.md, "Replies").
+    var wireValue: UInt8 {
+        switch self {
+        case .wrongPassword: 1
+        case .notAVault: 2
+        case .unsupportedVersion: 3
+        case .damaged: 4
+        case .truncated: 5
+        case .kdfLimitsTooHigh: 6
+        case .kdfLimitsNotApproved: 7
+        case .noVault: 8
+        case .alreadyExists: 9
+        case .changedOnDisk: 10
+        case .locked: 11
+        case .io: 12
+        }
+    }
+
+    /// Every code, to read a `wireValue` back.
+    static let all: [VaultError.Code] = [
+        .wrongPassword, .notAVault, .unsupportedVersion, .damaged, .truncated, .kdfLimitsTooHigh,
+        .kdfLimitsNotApproved, .noVault, .alreadyExists, .changedOnDisk, .locked, .io,
+    ]
+}
+
+extension FrameWriter {
+    /// `vaultFailed`'s fields: `u8` code, `str` file, `str` reason.
+    mutating func vaultError(_ error: VaultError) {
+        integer(error.code.wireValue)
+        string(error.file)
+        string(error.reason)
+    }
+}
+
+extension FrameReader {
+    /// The error of a `vaultFailed` reply, as the agent met it.
+    mutating func vaultError() throws -> VaultError {
+        let value = try integer(UInt8.self)
+        guard let code = VaultError.Code.all.first(where: { $0.wireValue == value }) else {
+            throw AgentProtocol.MalformedFrame(reason: "an unknown vault error")
+        }
+        return VaultError(code, file: try string(), reason: try string())
     }
 }

@@ -56,8 +56,8 @@ public struct VaultDirectory: Sendable {
 
     var path: String { url.path }
 
-    /// The path of `store`'s vault file.
-    func path(of store: Store) -> String { path + "/" + store.fileName }
+    /// The path of `store`'s vault file (`local.vault`, `shared.vault`).
+    public func path(of store: Store) -> String { path + "/" + store.fileName }
 
     /// Creates the vault: the directory (mode 0700; an existing one this user
     /// owns is set to 0700, another user's is refused) and both files (mode 0600),

@@ -74,6 +74,11 @@ public struct VaultError: Error, Equatable, CustomStringConvertible, Sendable {
     /// `file: reason`, without the status (`status.tagged` adds it where one is printed).
     public var description: String { "\(file): \(reason)" }
 
+    /// A master password that does not unwrap the vault key of `file`: "FILE: wrong master password".
+    public static func wrongPassword(file: String) -> VaultError {
+        VaultError(.wrongPassword, file: file, reason: "wrong master password")
+    }
+
     /// What to do about a damaged or truncated vault file. Credentials added
     /// since the file was last rewritten are in no backup (appends make
     /// none: docs/vault-format.md, "Appendices"), hence the copy first.

@@ -185,7 +185,9 @@ import Testing
         #expect(get.stderr.contains("not using the agent"))
     }
 
-    @Test func passwdLocksTheAgentAndOldKeysFallBack() throws {
+    /// `passwd --no-agent` changes the password here: the agent's keys no longer fit, so it is locked.
+    /// (Through the agent it stays unlocked: AgentPasswdTests.)
+    @Test func passwdWithoutTheAgentLocksItAndOldKeysFallBack() throws {
         let h = try AgentHarness()
         defer { h.stop() }
         try h.check(h.run(["add", "example.com", "alice", "--local", "--password-stdin"], stdin: "s3cret\n"))
@@ -194,7 +196,7 @@ import Testing
 
         try h.check(h.run(["unlock"]))
         let pid = try #require(try h.agentPID())
-        try h.check(h.run(["passwd"]) { $0["KEYSHELF_NEW_PASSWORD_FILE"] = newPassword })
+        try h.check(h.run(["passwd", "--no-agent"]) { $0["KEYSHELF_NEW_PASSWORD_FILE"] = newPassword })
         #expect(AgentHarness.eventually(5) { !AgentHarness.isAlive(pid) }, "passwd locks the agent")
 
         // An agent that missed the change (passwd run with another runtime directory):

@@ -165,6 +165,9 @@ import Testing
             return done
         }
         func verifyPassword(_ password: Secret) -> Bool { false }
+        func changeMasterPassword(from current: Secret, to newPassword: Secret) throws {
+            try base.changeMasterPassword(from: current, to: newPassword)
+        }
         var revision: Int { base.revision }
     }
 
@@ -200,6 +203,9 @@ import Testing
         func loadItems() throws -> StoredItems { stale }
         func modifyItems<T>(_ body: (inout StoredItems) throws -> T) throws -> T { try real.modifyItems(body) }
         func verifyPassword(_ password: Secret) -> Bool { false }
+        func changeMasterPassword(from current: Secret, to newPassword: Secret) throws {
+            try real.changeMasterPassword(from: current, to: newPassword)
+        }
         var revision: Int { real.revision }
     }
 

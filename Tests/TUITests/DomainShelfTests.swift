@@ -113,6 +113,9 @@ import KeyshelfVault
             checks += 1
             return base.verifyPassword(password)
         }
+        func changeMasterPassword(from current: Secret, to newPassword: Secret) throws {
+            try base.changeMasterPassword(from: current, to: newPassword)
+        }
     }
 
     @Test func aWrongMasterPasswordCanBeRetriedAndEachTryIsCheckedOnce() throws {

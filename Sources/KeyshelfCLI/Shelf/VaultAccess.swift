@@ -45,7 +45,7 @@ enum VaultAccess {
     ///   would be asked on the terminal is asked now unless the agent is
     ///   unlocked (one `status` request), so the prompts keep their order.
     ///   Otherwise the agent is simply tried first.
-    /// - Parameter agent: false forces the password (`passwd`, `unlock`); `--no-agent` does too.
+    /// - Parameter agent: false forces the password (`unlock`); `--no-agent` does too.
     /// - Throws: `VaultError.noVault` (exit 3) before asking anything; the
     ///   password input errors of `PasswordInput`.
     static func opener(_ options: SharedOptions, _ context: CommandContext, agent: Bool = true,
@@ -66,7 +66,7 @@ enum VaultAccess {
 
     /// Whether an unlocked agent serves `directory` (one `status` request).
     /// Agent trouble is noted on standard error and reads as "no".
-    private static func agentIsUnlocked(_ directory: VaultDirectory, _ context: CommandContext) -> Bool {
+    static func agentIsUnlocked(_ directory: VaultDirectory, _ context: CommandContext) -> Bool {
         do {
             return try AgentClient.status(AgentLocation(vault: directory, environment: context.environment))?.unlocked ?? false
         } catch let error as AgentError {

@@ -14,6 +14,8 @@ final class VaultOpener {
     let options: SharedOptions
     let context: CommandContext
     private(set) var viaAgent: Bool
+    /// Whether the agent answered the last operation (`answer`).
+    private(set) var agentAnswered = false
     /// The master password when read; with the agent, a line given on `--password-fd`.
     private(set) var masterPassword: Secret?
     private var passwordLineRead = false
@@ -38,11 +40,17 @@ final class VaultOpener {
         masterPassword = try options.passwordFD.flatMap { try LineReader.readLine(fd: $0, source: "file descriptor \($0)") }
     }
 
-    /// Reads the master password now and chooses the password path.
-    func readMasterPassword() throws {
-        viaAgent = false
+    /// Reads the master password now and chooses the password path, unless
+    /// `keepingAgent` (`passwd`, whose operation carries the current password
+    /// to the agent, which checks it).
+    /// - Returns: the master password read.
+    @discardableResult
+    func readMasterPassword(keepingAgent: Bool = false) throws -> Secret {
+        if !keepingAgent { viaAgent = false }
         passwordLineRead = true
-        masterPassword = try VaultAccess.masterPassword(options, context)
+        let password = try VaultAccess.masterPassword(options, context)
+        masterPassword = password
+        return password
     }
 
     /// `operation` answered by the agent when it can (issue 6: no Argon2id,
@@ -54,26 +62,42 @@ final class VaultOpener {
     /// - Throws: the facade's `KeychainError`s (relayed from the agent or
     ///   thrown here), the errors of `session()`.
     func answer<T>(_ operation: ShelfOperation, yes: Bool, value: (ShelfResult) -> T?) throws -> T {
-        if let answered = try agentResult(operation, yes: yes).flatMap(value) { return answered }
-        let direct: (session: VaultSession, shelf: Keyshelf)
-        if let kept {
-            direct = kept
-        } else {
-            let session = try session()
-            do {
-                direct = (session, try VaultAccess.shelf(session, yes: yes, context))
-            } catch {
-                session.lock()
-                throw error
-            }
-            if keepsSession { kept = direct }
+        agentAnswered = false
+        if let answered = try agentResult(operation, yes: yes).flatMap(value) {
+            agentAnswered = true
+            return answered
         }
+        let direct = try kept ?? openHere(yes: yes)
+        if keepsSession { kept = direct }
         defer { if !keepsSession { direct.session.lock() } }
         guard let answered = value(try operation.perform(on: direct.shelf)) else {
             // `perform` gives each operation its own kind of result.
             throw CLIError(.failure, "the operation gave no result of the kind asked for")
         }
         return answered
+    }
+
+    /// The vault opened here (`session()`) and its facade with the consent policy for `yes`.
+    private func openHere(yes: Bool) throws -> (session: VaultSession, shelf: Keyshelf) {
+        let session = try session()
+        do {
+            return (session, try VaultAccess.shelf(session, yes: yes, context))
+        } catch {
+            session.lock()
+            throw error
+        }
+    }
+
+    /// Inside `keepingSession`: unless an unlocked agent serves the vault,
+    /// opens it here now with the master password already read, so that a
+    /// wrong one fails before anything else is asked (`passwd`, before the
+    /// new password); the operations then run on this vault.
+    /// - Throws: the errors of `session()`.
+    func openHereUnlessAgentIsUnlocked() throws {
+        guard keepsSession, kept == nil else { return }
+        if viaAgent && VaultAccess.agentIsUnlocked(directory, context) { return }
+        viaAgent = false
+        kept = try openHere(yes: false)
     }
 
     /// Runs `body`, whose operations (`answer`) all run on one vault when
@@ -91,7 +115,8 @@ final class VaultOpener {
     }
 
     /// `operation` answered by the agent; nil without an agent, or when
-    /// the agent hands the operation back.
+    /// the agent hands the operation back. An answer lost after `passwd`'s
+    /// request was sent is thrown: that operation is never repeated here.
     private func agentResult(_ operation: ShelfOperation, yes: Bool) throws -> ShelfResult? {
         guard viaAgent else { return nil }
         do {
@@ -100,7 +125,7 @@ final class VaultOpener {
                                                        consent: consent, approveAll: yes) else { return nil }
             try readSpareLine()
             return result
-        } catch let error as AgentError {
+        } catch let error as AgentError where error.code != .answerLost {
             agentFailed(error)
             viaAgent = false
             return nil

@@ -24,6 +24,14 @@ public protocol CredentialVault: AnyObject {
     func addItem(to store: Store, _ body: (StoredItems) throws -> Item?) throws -> Bool
     /// Whether `password` is the master password (for `userPresence` items).
     func verifyPassword(_ password: Secret) -> Bool
+    /// `keyshelf passwd`: checks `current` (`verifyPassword`), then makes
+    /// `newPassword` the master password (for a `VaultSession`: new vault
+    /// keys, both files re-sealed, the Argon2id limits kept).
+    /// - Throws: `KeychainError` `errSecAuthFailed` when `current` is not the
+    ///   master password (nothing changes; a Keychain status, so that the
+    ///   agent relays it instead of reading it as keys that stopped fitting);
+    ///   the vault's errors.
+    func changeMasterPassword(from current: Secret, to newPassword: Secret) throws
     /// Changes whenever `loadItems()` would return other items than before
     /// (read it after `loadItems()`); lets `Keyshelf.refresh()` keep its
     /// listing when nothing changed.
@@ -56,6 +64,16 @@ extension VaultSession: CredentialVault {
     public func addItem(to store: Store, _ body: (StoredItems) throws -> Item?) throws -> Bool {
         try add(to: store, body)
     }
+
+    /// `verifyPassword(_:)` (one Argon2id run, constant-time compare), then
+    /// `changePassword(to:limits:)` with the current limits. A wrong `current`
+    /// is reported with the text a wrong password gets when opening the vault.
+    public func changeMasterPassword(from current: Secret, to newPassword: Secret) throws {
+        guard verifyPassword(current) else {
+            throw KeychainError(.authFailed, VaultError.wrongPassword(file: directory.path(of: .local)).description)
+        }
+        try changePassword(to: newPassword, limits: nil)
+    }
 }
 
 /// An in-memory `CredentialVault` for tests and the demo; like
@@ -63,7 +81,7 @@ extension VaultSession: CredentialVault {
 public final class MemoryVault: CredentialVault, @unchecked Sendable {
     private let lock = NSLock()
     private var items: VaultContents
-    private let masterPassword: Secret
+    private var masterPassword: Secret
     private var saves = 0
 
     /// A vault holding `items`, unlocked by `masterPassword`.
@@ -107,7 +125,15 @@ public final class MemoryVault: CredentialVault, @unchecked Sendable {
     }
 
     public func verifyPassword(_ password: Secret) -> Bool {
-        password == masterPassword
+        lock.withLock { password == masterPassword }
+    }
+
+    /// Replaces the master password when `current` is it; the items do not change.
+    public func changeMasterPassword(from current: Secret, to newPassword: Secret) throws {
+        try lock.withLock {
+            guard current == masterPassword else { throw KeychainError.wrongMasterPassword }
+            masterPassword = newPassword
+        }
     }
 
     /// `saveCount`: the items change only through `modifyItems`.

@@ -88,6 +88,15 @@ extension Keyshelf {
         try writer.changePassword(password, server: pattern, account: account, in: filter, newItems: newItems, label: label, comment: comment)
     }
 
+    /// `keyshelf passwd`: checks the master password `current` and makes
+    /// `newPassword` the master password (`CredentialVault.changeMasterPassword`;
+    /// for a vault: new vault keys, both files re-sealed, DESIGN §6). The items
+    /// do not change.
+    /// - Throws: `errSecAuthFailed` when `current` is wrong (nothing changes); vault errors.
+    public func changeMasterPassword(from current: Secret, to newPassword: Secret) throws {
+        try vault.changeMasterPassword(from: current, to: newPassword)
+    }
+
     /// `keyshelf edit SERVER ACCOUNT`: changes the label, notes, account,
     /// server or store of the item(s) of `account` at `pattern` in `filter`
     /// (both copies when both stores hold it). Renaming or moving onto an

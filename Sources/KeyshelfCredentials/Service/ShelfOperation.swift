@@ -11,9 +11,9 @@ import KeyshelfVault
 /// new operation goes"). `keyshelf login` runs `LoginFlow` in the client
 /// with the vault steps as operations (`lookup`, `suggestPassword`,
 /// `saveLogin`); `import` is `planImport`, then consent asked in the client,
-/// then `importLogins`. Not operations yet: `passwd` (kept direct,
-/// docs/architecture.md, "Where a new operation goes"), sync, otp and audit,
-/// which open the vault through the CLI's opener and call the facade.
+/// then `importLogins`; `passwd` is `changeMasterPassword`. Not operations
+/// yet: sync, otp and audit, which open the vault through the CLI's opener
+/// and call the facade.
 public enum ShelfOperation: Sendable {
     /// `Keyshelf.get(server:account:in:)` (a scheme-less server matches every protocol).
     case get(server: ServerPattern, account: String?, filter: StoreFilter)
@@ -47,13 +47,18 @@ public enum ShelfOperation: Sendable {
     /// `keyshelf import`, last step: `Keyshelf.importLogins(additions:updates:into:)`
     /// with the updates the user consented to.
     case importLogins(additions: [ImportLogin], updates: [ImportLogin], store: Store)
+    /// `keyshelf passwd`: `Keyshelf.changeMasterPassword(from:to:)`, which
+    /// checks `current` first (one Argon2id run; a wrong one is
+    /// `errSecAuthFailed` and changes nothing), then rotates the vault keys
+    /// under `new`. The agent then keeps serving with the new password's keys.
+    case changeMasterPassword(current: Secret, new: Secret)
 
     /// Whether the operation may write the vault (the agent then rotates the
     /// backups after its reply).
     public var writes: Bool {
         switch self {
         case .get, .list, .search, .lookup, .suggestPassword, .export, .planImport: false
-        case .change, .delete, .deleteGeneric, .saveLogin, .importLogins: true
+        case .change, .delete, .deleteGeneric, .saveLogin, .importLogins, .changeMasterPassword: true
         }
     }
 
@@ -62,7 +67,8 @@ public enum ShelfOperation: Sendable {
     ///   `search`, `.changed` for `change`, `.deleted` for `delete`, `.deletedGeneric`
     ///   for `deleteGeneric`, `.lookedUp` for `lookup`, `.generated` for
     ///   `suggestPassword`, `.saved` for `saveLogin`, `.exported` for
-    ///   `export`, `.planned` for `planImport`, `.imported` for `importLogins`.
+    ///   `export`, `.planned` for `planImport`, `.imported` for `importLogins`,
+    ///   `.masterPasswordChanged` for `changeMasterPassword`.
     /// - Throws: the facade's `KeychainError`s (`itemNotFound` when nothing
     ///   matches, `userCanceled` when consent is declined, …), `VaultError`s,
     ///   and `PasswordRulesError` from `suggestPassword`.
@@ -100,6 +106,9 @@ public enum ShelfOperation: Sendable {
             return .planned(try shelf.planImport(logins, into: store))
         case let .importLogins(additions, updates, store):
             return .imported(try shelf.importLogins(additions: additions, updates: updates, into: store))
+        case let .changeMasterPassword(current, new):
+            try shelf.changeMasterPassword(from: current, to: new)
+            return .masterPasswordChanged
         }
     }
 }

@@ -30,6 +30,8 @@ public enum ShelfResult: Sendable, Equatable {
     case planned([ImportClass])
     /// `importLogins`: the outcome of each addition, then of each update.
     case imported([ImportOutcome])
+    /// `changeMasterPassword`: done; the vault's keys are new.
+    case masterPasswordChanged
 
     /// The record of a `get`, else nil.
     public var record: CredentialRecord? {
@@ -89,5 +91,10 @@ public enum ShelfResult: Sendable, Equatable {
     /// The outcomes of an `importLogins`, else nil.
     public var imported: [ImportOutcome]? {
         if case .imported(let outcomes) = self { outcomes } else { nil }
+    }
+
+    /// `()` after a `changeMasterPassword`, else nil.
+    public var changedMasterPassword: Void? {
+        if case .masterPasswordChanged = self { () } else { nil }
     }
 }

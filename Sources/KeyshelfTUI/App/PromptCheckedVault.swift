@@ -31,6 +31,12 @@ final class PromptCheckedVault: CredentialVault {
         return base.verifyPassword(password)
     }
 
+    /// Forgets a remembered password: it is not the master password afterwards.
+    func changeMasterPassword(from current: Secret, to newPassword: Secret) throws {
+        verified = nil
+        try base.changeMasterPassword(from: current, to: newPassword)
+    }
+
     /// The prompt's check: asks the vault and remembers a right password for the facade's check.
     func verifyForPrompt(_ password: Secret) -> Bool {
         verified = nil

@@ -21,7 +21,7 @@ enum VaultFile {
         do {
             return try AEAD.open(header.wrappedKey, key: passwordKey, nonce: header.nonce, associatedData: header.keyWrapAssociatedData())
         } catch {
-            throw VaultError(.wrongPassword, file: path, reason: "wrong master password")
+            throw VaultError.wrongPassword(file: path)
         }
     }
 
