@@ -9,12 +9,6 @@ import Testing
 /// master password while unlocked, consent relayed to the client exactly as
 /// for `add`, and the same messages and exit codes as without the agent.
 @Suite struct AgentDeleteTests {
-    func perform(_ h: AgentHarness, _ operation: ShelfOperation, consent: any Consent = DeclineAll(),
-                 approveAll: Bool = false) throws -> ShelfResult? {
-        try AgentClient.perform(operation, for: VaultDirectory(url: URL(fileURLWithPath: h.vault)),
-                                environment: ["XDG_RUNTIME_DIR": h.runtime], consent: consent, approveAll: approveAll)
-    }
-
     @Test func theAgentDeletesOnlyAfterTheClientsConsent() throws {
         let h = try AgentHarness()
         defer { h.stop() }
@@ -24,16 +18,16 @@ import Testing
         let site = try ServerName(parsing: "example.com")
         let delete = ShelfOperation.delete(server: ServerPattern(site), account: "alice", filter: .both)
 
-        let declined = AgentOperationTests.ScriptedConsent([.declined])
-        #expect(throws: KeychainError(.userCanceled, "")) { try perform(h, delete, consent: declined) }
+        let declined = ScriptedConsent([.declined])
+        #expect(throws: KeychainError(.userCanceled, "")) { try h.perform(delete, consent: declined) }
         #expect(declined.requests == [.delete(server: site, account: "alice")])
         #expect(try h.check(h.run(["get", "example.com", "alice", "--local", "--no-agent"])).stdout == "s3cret\n")
 
-        let approved = AgentOperationTests.ScriptedConsent([.approved])
-        let result = try perform(h, delete, consent: approved)
+        let approved = ScriptedConsent([.approved])
+        let result = try h.perform(delete, consent: approved)
         #expect(result == .deleted(server: site, stores: [.local, .shared]))
         #expect(approved.requests == [.delete(server: site, account: "alice")])
-        #expect(throws: KeychainError(.itemNotFound, "")) { try perform(h, delete, approveAll: true) }
+        #expect(throws: KeychainError(.itemNotFound, "")) { try h.perform(delete, approveAll: true) }
     }
 
     @Test func rmThroughTheUnlockedAgentNeedsNoPasswordAndAsksAsBefore() throws {
@@ -71,8 +65,8 @@ import Testing
         defer { h.stop() }
         try h.check(h.run(["add", "--service", "wifi", "home", "--password-stdin"], stdin: "hunter2\n"))
         try h.check(h.run(["unlock"]))
-        let declined = AgentOperationTests.ScriptedConsent([.declined])
-        #expect(throws: KeychainError(.userCanceled, "")) { try perform(h, .deleteGeneric(service: "wifi", account: "home"), consent: declined) }
+        let declined = ScriptedConsent([.declined])
+        #expect(throws: KeychainError(.userCanceled, "")) { try h.perform(.deleteGeneric(service: "wifi", account: "home"), consent: declined) }
         #expect(declined.requests == [.deleteService(service: "wifi", account: "home")])
 
         let declinedViaAgent = try h.run(["rm", "--service", "wifi", "home"], withPassword: false)

@@ -2,6 +2,7 @@ import Foundation
 import KeyshelfTestSupport
 import Glibc
 import KeyshelfAgent
+import KeyshelfCredentials
 import KeyshelfVault
 
 struct HarnessError: Error, CustomStringConvertible {
@@ -104,5 +105,31 @@ final class AgentHarness: @unchecked Sendable {
         if let pid = try? agentPID() { pids.insert(pid) }
         for pid in pids where Self.isAlive(pid) { kill(pid, SIGKILL) }
         try? FileManager.default.removeItem(atPath: root)
+    }
+}
+
+/// Answers consent requests from a script (declining once it runs out),
+/// running `check` first (to look at the vault while the question is open),
+/// and records them.
+final class ScriptedConsent: Consent, @unchecked Sendable {
+    private var script: [ConsentAnswer]
+    private let check: (ConsentRequest) -> Void
+    private(set) var requests: [ConsentRequest] = []
+    init(_ script: [ConsentAnswer], check: @escaping (ConsentRequest) -> Void = { _ in }) {
+        self.script = script
+        self.check = check
+    }
+    func ask(_ request: ConsentRequest) -> ConsentAnswer {
+        check(request)
+        requests.append(request)
+        return script.isEmpty ? .declined : script.removeFirst()
+    }
+}
+
+extension AgentHarness {
+    /// `operation` sent to this harness's agent, as the CLI's `VaultOpener` sends it.
+    func perform(_ operation: ShelfOperation, consent: any Consent = DeclineAll(), approveAll: Bool = false) throws -> ShelfResult? {
+        try AgentClient.perform(operation, for: VaultDirectory(url: URL(fileURLWithPath: vault)),
+                                environment: ["XDG_RUNTIME_DIR": runtime], consent: consent, approveAll: approveAll)
     }
 }

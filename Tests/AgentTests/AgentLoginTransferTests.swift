@@ -11,28 +11,6 @@ import Testing
 /// consent in the client, and every command prints, exits and leaves the
 /// vault exactly as without the agent (a twin vault, `--no-agent`).
 @Suite struct AgentLoginTransferTests {
-    /// Answers from a script, running `check` first (to look at the vault while the question is open).
-    final class WatchingConsent: Consent, @unchecked Sendable {
-        private var script: [ConsentAnswer]
-        private let check: (ConsentRequest) -> Void
-        private(set) var requests: [ConsentRequest] = []
-        init(_ script: [ConsentAnswer], check: @escaping (ConsentRequest) -> Void = { _ in }) {
-            self.script = script
-            self.check = check
-        }
-        func ask(_ request: ConsentRequest) -> ConsentAnswer {
-            check(request)
-            requests.append(request)
-            return script.isEmpty ? .declined : script.removeFirst()
-        }
-    }
-
-    func perform(_ h: AgentHarness, _ operation: ShelfOperation, consent: any Consent = DeclineAll(),
-                 approveAll: Bool = false) throws -> ShelfResult? {
-        try AgentClient.perform(operation, for: VaultDirectory(url: URL(fileURLWithPath: h.vault)),
-                                environment: ["XDG_RUNTIME_DIR": h.runtime], consent: consent, approveAll: approveAll)
-    }
-
     /// Two vaults with the same items: `agent` unlocked, `direct` used with `--no-agent`.
     func twins(_ setup: (AgentHarness) throws -> Void) throws -> (agent: AgentHarness, direct: AgentHarness) {
         let agent = try AgentHarness(), direct = try AgentHarness()
@@ -132,27 +110,27 @@ import Testing
         let site = try ServerName(parsing: "example.com")
         let save = ShelfOperation.saveLogin(server: site, account: "alice", password: Secret(utf8: "new"), localOnly: false)
         var localWhileAsked: Int32?
-        let declined = WatchingConsent([.declined]) { _ in
+        let declined = ScriptedConsent([.declined]) { _ in
             localWhileAsked = try? h.run(["get", "example.com", "alice", "--local", "--no-agent"]).status
         }
         // Direct, the local item is added and the shared update declined; the agent gives the same.
-        #expect(try perform(h, save, consent: declined) == .saved(SaveResult(local: .added, shared: nil)))
+        #expect(try h.perform(save, consent: declined) == .saved(SaveResult(local: .added, shared: nil)))
         #expect(declined.requests == [.update(server: site, account: "alice")])
         #expect(localWhileAsked == 3, "the agent saved the local item before the client answered")
         #expect(try h.check(h.run(["get", "example.com", "alice", "--shared", "--no-agent", "--yes"])).stdout == "old\n")
         #expect(try h.check(h.run(["get", "example.com", "alice", "--local", "--no-agent"])).stdout == "new\n")
 
-        let approved = WatchingConsent([.approved])
-        #expect(try perform(h, save, consent: approved) == .saved(SaveResult(local: .unchanged, shared: .updated)))
+        let approved = ScriptedConsent([.approved])
+        #expect(try h.perform(save, consent: approved) == .saved(SaveResult(local: .unchanged, shared: .updated)))
         #expect(try h.check(h.run(["get", "example.com", "alice", "--shared", "--no-agent", "--yes"])).stdout == "new\n")
 
         // Steps 1–2: the release is asked by the client; declined, nothing is found.
         let lookup = ShelfOperation.lookup(server: try ServerPattern(parsing: "example.com"), account: nil, passwordsOnly: false)
         try h.check(h.run(["rm", "example.com", "alice", "--local", "--yes", "--no-agent"]))
-        let release = WatchingConsent([.declined])
-        #expect(try perform(h, lookup, consent: release) == .lookedUp(server: site, record: nil))
+        let release = ScriptedConsent([.declined])
+        #expect(try h.perform(lookup, consent: release) == .lookedUp(server: site, record: nil))
         #expect(release.requests == [.release(server: site, accounts: ["alice"])])
-        let chosen = WatchingConsent([.chose(account: "alice")])
-        #expect(try perform(h, lookup, consent: chosen)?.lookedUp?.record?.password == Secret(utf8: "new"))
+        let chosen = ScriptedConsent([.chose(account: "alice")])
+        #expect(try h.perform(lookup, consent: chosen)?.lookedUp?.record?.password == Secret(utf8: "new"))
     }
 }

@@ -10,23 +10,6 @@ import Testing
 /// (get, list, search, add; rm in AgentDeleteTests): consent relayed to the client, changes made
 /// elsewhere picked up, and the CLI printing the same with and without it.
 @Suite struct AgentOperationTests {
-    /// Answers consent requests from a script and records them.
-    final class ScriptedConsent: Consent, @unchecked Sendable {
-        private var script: [ConsentAnswer]
-        private(set) var requests: [ConsentRequest] = []
-        init(_ script: [ConsentAnswer]) { self.script = script }
-        func ask(_ request: ConsentRequest) -> ConsentAnswer {
-            requests.append(request)
-            return script.isEmpty ? .declined : script.removeFirst()
-        }
-    }
-
-    func perform(_ h: AgentHarness, _ operation: ShelfOperation, consent: any Consent = DeclineAll(),
-                 approveAll: Bool = false) throws -> ShelfResult? {
-        try AgentClient.perform(operation, for: VaultDirectory(url: URL(fileURLWithPath: h.vault)),
-                                environment: ["XDG_RUNTIME_DIR": h.runtime], consent: consent, approveAll: approveAll)
-    }
-
     func password(_ h: AgentHarness, _ server: String, _ account: String) throws -> String {
         try h.check(h.run(["get", server, account, "--no-agent", "--yes"])).stdout
     }
@@ -39,11 +22,11 @@ import Testing
         let site = try ServerName(parsing: "example.com")
 
         let declined = ScriptedConsent([.declined])
-        #expect(throws: KeychainError(.userCanceled, "")) { try perform(h, .get(server: ServerPattern(site), account: nil, filter: .both), consent: declined) }
+        #expect(throws: KeychainError(.userCanceled, "")) { try h.perform(.get(server: ServerPattern(site), account: nil, filter: .both), consent: declined) }
         #expect(declined.requests == [.release(server: site, accounts: ["alice"])])
 
         let approved = ScriptedConsent([.approved])
-        guard case .record(let record)? = try perform(h, .get(server: ServerPattern(site), account: "alice", filter: .both), consent: approved) else {
+        guard case .record(let record)? = try h.perform(.get(server: ServerPattern(site), account: "alice", filter: .both), consent: approved) else {
             Issue.record("the agent did not answer")
             return
         }
@@ -52,12 +35,12 @@ import Testing
 
         // --yes approves in advance: nobody is asked.
         let untouched = ScriptedConsent([])
-        guard case .record? = try perform(h, .get(server: ServerPattern(site), account: "alice", filter: .both), consent: untouched, approveAll: true) else {
+        guard case .record? = try h.perform(.get(server: ServerPattern(site), account: "alice", filter: .both), consent: untouched, approveAll: true) else {
             Issue.record("the agent did not answer with --yes")
             return
         }
         #expect(untouched.requests.isEmpty)
-        #expect(throws: KeychainError(.itemNotFound, "")) { try perform(h, .get(server: ServerPattern(site), account: "bob", filter: .both)) }
+        #expect(throws: KeychainError(.itemNotFound, "")) { try h.perform(.get(server: ServerPattern(site), account: "bob", filter: .both)) }
     }
 
     @Test func anUpdateAsksTheClientAndADeclineChangesNothing() throws {
@@ -69,18 +52,18 @@ import Testing
         let update = ShelfOperation.change(server: ServerPattern(site), account: "alice", password: Secret(utf8: "new"), filter: .shared, newItems: .shared)
 
         let declined = ScriptedConsent([.declined])
-        #expect(throws: KeychainError(.userCanceled, "")) { try perform(h, update, consent: declined) }
+        #expect(throws: KeychainError(.userCanceled, "")) { try h.perform(update, consent: declined) }
         #expect(declined.requests == [.update(server: site, account: "alice")])
         #expect(try password(h, "example.com", "alice") == "old\n")
 
         let approved = ScriptedConsent([.approved])
-        guard case .changed(let outcome)? = try perform(h, update, consent: approved) else {
+        guard case .changed(let outcome)? = try h.perform(update, consent: approved) else {
             Issue.record("the agent did not answer")
             return
         }
         #expect(outcome.shared == .updated && outcome.local == nil)
         #expect(try password(h, "example.com", "alice") == "new\n")
-        guard case .changed(let again)? = try perform(h, update) else { return }
+        guard case .changed(let again)? = try h.perform(update) else { return }
         #expect(again.shared == .unchanged, "the same password again asks nobody")
     }
 
@@ -90,16 +73,16 @@ import Testing
         try h.check(h.run(["add", "example.com", "alice", "--local", "--password-stdin"], stdin: "first\n"))
         try h.check(h.run(["unlock"]))
         let site = try ServerName(parsing: "example.com")
-        guard case .record(let before)? = try perform(h, .get(server: ServerPattern(site), account: "alice", filter: .local)) else {
+        guard case .record(let before)? = try h.perform(.get(server: ServerPattern(site), account: "alice", filter: .local)) else {
             Issue.record("the agent did not answer")
             return
         }
         #expect(before.password == Secret(utf8: "first"))
         try h.check(h.run(["add", "example.com", "alice", "--local", "--password-stdin", "--no-agent", "--yes"], stdin: "second\n"))
         try h.check(h.run(["add", "other.example", "bob", "--local", "--password-stdin", "--no-agent"], stdin: "x\n"))
-        guard case .record(let after)? = try perform(h, .get(server: ServerPattern(site), account: "alice", filter: .local)),
-              case .records(let listed)? = try perform(h, .list(server: nil, filter: .both)),
-              case .found(let found, _)? = try perform(h, .search(query: "BOB", filter: .both)) else {
+        guard case .record(let after)? = try h.perform(.get(server: ServerPattern(site), account: "alice", filter: .local)),
+              case .records(let listed)? = try h.perform(.list(server: nil, filter: .both)),
+              case .found(let found, _)? = try h.perform(.search(query: "BOB", filter: .both)) else {
             Issue.record("the agent did not answer")
             return
         }
@@ -120,7 +103,7 @@ import Testing
         session.lock()
         try h.check(h.run(["unlock"]))
         let site = try ServerName(parsing: "admin.example")
-        #expect(try perform(h, .get(server: ServerPattern(site), account: "root", filter: .both)) == nil, "the client must ask for the master password itself")
+        #expect(try h.perform(.get(server: ServerPattern(site), account: "root", filter: .both)) == nil, "the client must ask for the master password itself")
         // The CLI then opens the vault itself; without a terminal nobody can confirm, as without the agent.
         let viaAgent = try h.run(["get", "admin.example", "root"], withPassword: false)
         let direct = try h.run(["get", "admin.example", "root", "--no-agent"])
@@ -168,7 +151,7 @@ import Testing
         try h.check(h.run(["add", "--service", "wifi", "home\u{1B}[31m", "--password-stdin", "--synchronizable"], stdin: "psk\n"))
         try h.check(h.run(["add", "backup.example", "web", "--password-stdin"], stdin: "pw\n"))
         try h.check(h.run(["unlock"]))
-        guard case let .found(records, generics)? = try perform(h, .search(query: "BACKUP", filter: .both)) else {
+        guard case let .found(records, generics)? = try h.perform(.search(query: "BACKUP", filter: .both)) else {
             Issue.record("the agent did not answer the search")
             return
         }
