@@ -21,7 +21,9 @@ extension ShelfReader {
     }
 
     func server(matching pattern: ServerPattern, account: String?, in filter: StoreFilter) throws -> ServerName? {
-        let servers = Set(matches(pattern, account: account, in: filter).map(\.server))
+        // The lookup of a write (change, edit, delete), whose save replaces the snapshot.
+        let nearby = items(at: pattern.host, indexing: false)
+        let servers = Set(matches(pattern, account: account, in: filter, among: nearby).map(\.server))
         guard servers.count <= 1 else { throw Self.severalServers(pattern, servers.sorted(), account: account) }
         return servers.first
     }

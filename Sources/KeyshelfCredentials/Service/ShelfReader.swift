@@ -55,8 +55,11 @@ final class ShelfReader {
         return built
     }
 
-    /// Each store's `HostIndex`, built on the first lookup of one server in it.
+    /// Each store's `HostIndex`, built on the second lookup of one server in
+    /// the snapshot (`items(at:)`).
     private var hostIndexes: [Store: HostIndex] = [:]
+    /// Lookups of one server since the snapshot was taken.
+    private var hostLookups = 0
 
     init(vault: any CredentialVault, consent: any Consent, userPresence: (any UserPresencePrompt)?) throws {
         self.vault = vault
@@ -87,6 +90,7 @@ final class ShelfReader {
         cachedGenerics = nil
         cachedGenericIndex = nil
         hostIndexes = [:]
+        hostLookups = 0
     }
 
     /// Forgets which revision the snapshot is, so the next `refresh()` reloads.
@@ -153,18 +157,24 @@ final class ShelfReader {
     /// The items of the snapshot whose `server` is `host`, each store's in
     /// its order: every item an `ItemQuery` with that `server` can match, so
     /// a lookup of one server matches these instead of the whole snapshot.
-    func items(at host: String) -> VaultContents {
+    ///
+    /// The first read of a snapshot scans it; the second builds the index
+    /// (about three scans' worth at 100k), which later lookups read, so a
+    /// `get` right after a write costs one scan.
+    /// - Parameter indexing: false for the lookup a write makes before it
+    ///   saves (`server(matching:)`): the save replaces the snapshot, so that
+    ///   lookup scans (or reads an index already built) and never builds one.
+    func items(at host: String, indexing: Bool = true) -> VaultContents {
+        if indexing { hostLookups += 1 }
         var found = VaultContents()
         for store in Store.allCases {
             let list = snapshot[store]
-            let index: HostIndex
-            if let built = hostIndexes[store] {
-                index = built
+            if hostIndexes[store] == nil && indexing && hostLookups > 1 { hostIndexes[store] = HostIndex(list) }
+            if let index = hostIndexes[store] {
+                found[store] = index.positions(of: host, in: list).map { list[$0] }
             } else {
-                index = HostIndex(list)
-                hostIndexes[store] = index
+                found[store] = list.indices(inPlace: { $0.pointee.server == host }).map { list[$0] }
             }
-            found[store] = index.positions(of: host, in: list).map { list[$0] }
         }
         return found
     }
