@@ -78,10 +78,13 @@ struct FrameWriter {
     /// Bytes of the body written so far.
     var byteCount: Int { used - Self.prefixByteCount }
 
-    private mutating func reserve(_ count: Int) {
+    /// Makes room for `count` more bytes: called with a large reply's exact
+    /// size first, the buffer is allocated once instead of doubling (each
+    /// doubling a new `sodium_malloc`, a copy, and both buffers alive).
+    mutating func reserve(_ count: Int) {
         guard used + count > buffer.byteCount else { return }
-        var capacity = buffer.byteCount * 2
-        while capacity < used + count { capacity *= 2 }
+        // Doubling, or exactly what a larger reservation asks.
+        let capacity = max(buffer.byteCount * 2, used + count)
         let grown = SecureBytes(byteCount: capacity)
         grown.withUnsafeMutableBytes { out in
             buffer.withUnsafeBytes { old in

@@ -12,9 +12,11 @@ extension FrameWriter {
         case .record(let found):
             record(found)
         case .records(let found):
+            reserve(4 + found.reduce(0) { $0 + Self.byteCount(of: $1) })
             integer(UInt32(found.count))
             for each in found { record(each) }
         case let .found(records, generics):
+            reserve(8 + records.reduce(0) { $0 + Self.byteCount(of: $1) } + generics.reduce(0) { $0 + Self.byteCount(of: $1) })
             integer(UInt32(records.count))
             for each in records { record(each) }
             integer(UInt32(generics.count))

@@ -79,6 +79,18 @@ extension FrameWriter {
         if let password = record.password { secret(password) }
     }
 
+    /// The bytes `record(_:)` writes for `record`.
+    static func byteCount(of record: CredentialRecord) -> Int {
+        4 + record.server.host.utf8.count + 2 + 4 + record.server.scheme.utf8.count + 4 + record.account.utf8.count + 1 + 1
+            + (record.password.map { 4 + $0.byteCount } ?? 0)
+    }
+
+    /// The bytes `generic(_:)` writes for `entry`.
+    static func byteCount(of entry: GenericEntry) -> Int {
+        4 + 36 + 4 + entry.service.utf8.count + 4 + entry.account.utf8.count + 1 + 4 + entry.label.utf8.count
+            + 4 + entry.comment.utf8.count + 8 + 8 + 1
+    }
+
     /// `str` id (UUID text), `str` service, `str` account, `store`, `str`
     /// label, `str` notes, `u64` created and `u64` modified (the bits of the
     /// `Double` seconds since 2001-01-01 UTC, `Date`'s own value, so dates

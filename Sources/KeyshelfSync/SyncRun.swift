@@ -122,6 +122,7 @@ extension SyncRepository {
     static func sameRecords(_ a: [Item], _ b: [Item]) -> Bool {
         guard a.count == b.count else { return false }
         var byID: [UUID: Item] = [:]
+        byID.reserveCapacity(b.count)
         for item in b { byID[item.id] = item }
         return a.allSatisfy { byID[$0.id] == $0 }
     }

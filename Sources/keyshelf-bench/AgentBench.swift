@@ -28,6 +28,10 @@ import KeyshelfVault
 // their `grep`, which decrypts every file (minutes at 10k);
 // KEYSHELF_BENCH_HOLD=1 prints each size's keyshelf environment and waits for
 // a line on standard input before timing (to profile its agent meanwhile).
+// Beside the wall times, each row gives the agent's CPU time per keyshelf run
+// (utime + stime of /proc/PID/stat over the row, so ±10 ms over all its runs;
+// an untimed `get` first lets the agent open the vault before any row), and
+// each size ends with the agent's peak and current RSS (VmHWM, VmRSS).
 // Built with --static-swift-stdlib (as a Linux release ships) each keyshelf
 // start is about 4 ms cheaper than with the shared Swift libraries.
 // Needs: apt-get install pass gopass gnupg (Debian's gopass is aviau/gopass
@@ -53,7 +57,7 @@ func runAgentBenchmarks() throws {
     }
     let grepUpTo = environment["KEYSHELF_BENCH_GREP_UP_TO"].flatMap { Int($0) } ?? 10_000
     print("wall time per command in ms (process start included): median (fastest–slowest); ratio = peer median / keyshelf median")
-    print("credentials  op      keyshelf+agent            pass                      gopass                    pass/ks  gopass/ks  runs  load")
+    print("credentials  op      keyshelf+agent            pass                      gopass                    pass/ks  gopass/ks  runs  load  agent CPU/run")
     for count in counts {
         let setUp = Date()
         let bench = try AgentBench(binary: binary, count: count, peers: wantsPeers && count <= peersUpTo)
@@ -66,6 +70,9 @@ func runAgentBenchmarks() throws {
         }
         fflush(nil)
         let probe = count / 2
+        // The agent opens the vault on its first operation (at 100k about 130 ms):
+        // one untimed `get` first, so no row pays it and the CPU column is per operation.
+        try bench.keyshelf(["get", "site\(probe).example", "user\(probe)@example.com", "--yes"])
         let name = "site\(probe).example/user\(probe)@example.com"
         let quick = count >= 100_000 ? 7 : 11
         let grepRuns = count >= 10_000 ? 1 : 3
@@ -114,14 +121,17 @@ func runAgentBenchmarks() throws {
                      pass: nil, gopass: nil),
         ]
         for row in rows where ops?.contains(row.op) ?? true {
+            let cpuBefore = bench.agent.cpuSeconds()
             let samples = try row.measure(peers: bench.hasPeers)
+            let agentCPU = (bench.agent.cpuSeconds() - cpuBefore) / Double(row.runs)
             let k = samples[0]?.median ?? 1
             let cells = samples.map { $0.map { $0.summary } ?? "—" }.map { $0.padding(toLength: 24, withPad: " ", startingAt: 0) }
             let ratios = samples.dropFirst().map { $0.map { String(format: "%.1fx", $0.median / k) } ?? "—" }
-            print(String(format: "%11d  %@  %@  %@  %@  %7@  %9@  %4d  %@", count, row.op.padding(toLength: 6, withPad: " ", startingAt: 0),
-                         cells[0], cells[1], cells[2], ratios[0], ratios[1], row.runs, loadAverage()))
+            print(String(format: "%11d  %@  %@  %@  %@  %7@  %9@  %4d  %@  %@", count, row.op.padding(toLength: 6, withPad: " ", startingAt: 0),
+                         cells[0], cells[1], cells[2], ratios[0], ratios[1], row.runs, loadAverage(), milliseconds(agentCPU)))
             fflush(nil)   // line by line: the pass and gopass searches take minutes
         }
+        print("# \(count) credentials: agent peak RSS \(bench.agent.memory("VmHWM")), now \(bench.agent.memory("VmRSS"))")
     }
 }
 
@@ -162,6 +172,8 @@ private final class AgentBench {
     let keyshelfEnvironment: [String: String]
     let passEnvironment: [String: String]
     let gopassEnvironment: [String: String]
+    /// The keyshelf agent serving `root`'s vault.
+    let agent: AgentProcess
 
     init(binary: URL, count: Int, peers: Bool) throws {
         self.binary = binary
@@ -196,6 +208,7 @@ private final class AgentBench {
         keyshelfEnvironment = base.merging(["KEYSHELF_VAULT": vault, "XDG_RUNTIME_DIR": root + "/run"]) { $1 }
         try FileManager.default.createDirectory(atPath: root + "/run", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         try spawnAndWait(binary.path, ["unlock"], environment: keyshelfEnvironment.merging(["KEYSHELF_PASSWORD_FILE": root + "/master"]) { $1 })
+        agent = try AgentProcess(servingUnder: root)
 
         let store = root + "/pass"
         let gopassStore = root + "/gopass"
@@ -254,5 +267,40 @@ private final class AgentBench {
         _ = try? spawnAndWait(binary.path, ["lock"], environment: keyshelfEnvironment)
         if hasPeers { _ = try? spawnAndWait("/usr/bin/gpgconf", ["--kill", "gpg-agent"], environment: passEnvironment) }
         try? FileManager.default.removeItem(atPath: root)
+    }
+}
+
+/// The agent a bench started, read through /proc.
+struct AgentProcess {
+    let pid: String
+
+    /// The process whose command line is the agent's (`__agent`) for a vault under `root`.
+    init(servingUnder root: String) throws {
+        let pids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        let found = pids.first { pid in
+            guard pid.allSatisfy(\.isNumber), let cmdline = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return false }
+            let arguments = cmdline.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            return arguments.count > 2 && arguments[1] == "__agent" && arguments.dropFirst(2).contains { $0.hasPrefix(root) }
+        }
+        guard let found else { throw BenchError("no agent process serves \(root)") }
+        pid = found
+    }
+
+    /// utime + stime of every thread, the ones that ended included, in seconds.
+    func cpuSeconds() -> Double {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let end = stat.lastIndex(of: ")") else { return 0 }
+        // After "pid (comm)": field 3 is the state, so utime (14) and stime (15) are 11 and 12 here.
+        let fields = stat[stat.index(after: end)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    /// A line of /proc/PID/status, e.g. "VmHWM" → "97 MB".
+    func memory(_ field: String) -> String {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }),
+              let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) }) else { return "?" }
+        return String(format: "%.1f MB", kilobytes * 1024 / 1_000_000)
     }
 }

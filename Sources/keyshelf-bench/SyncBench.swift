@@ -7,24 +7,33 @@ import KeyshelfVault
 // changes on each side (in process), a whole `keyshelf sync` of that through
 // git with a bare file:// remote (release binary beside this one), and the
 // remote's growth per single-record sync over 100 of them (after `git gc`).
-// KEYSHELF_BENCH_COUNTS=10000 (the default) the sizes. docs/benchmarks.md.
+// Each `keyshelf sync` is reported as wall time, then the CPU time of the
+// keyshelf process itself and that of the git commands it ran (its waited-for
+// children: /proc/PID/stat utime + stime and cutime + cstime).
+// KEYSHELF_BENCH_COUNTS=10000 (the default) the sizes; KEYSHELF_BENCH_CHANGES=100
+// (the default) the changes on each side; KEYSHELF_BENCH_SINGLE_SYNCS=100 (the
+// default) the single-record syncs for the growth (0 skips it). docs/benchmarks.md.
 func runSyncBenchmarks() throws {
-    let counts = ProcessInfo.processInfo.environment["KEYSHELF_BENCH_COUNTS"]?.split(separator: ",").compactMap { Int($0) } ?? [10_000]
-    for count in counts { try runSyncBenchmark(count: count) }
+    let environment = ProcessInfo.processInfo.environment
+    let counts = environment["KEYSHELF_BENCH_COUNTS"]?.split(separator: ",").compactMap { Int($0) } ?? [10_000]
+    let changes = environment["KEYSHELF_BENCH_CHANGES"].flatMap { Int($0) } ?? 100
+    let singleSyncs = environment["KEYSHELF_BENCH_SINGLE_SYNCS"].flatMap { Int($0) } ?? 100
+    for count in counts { try runSyncBenchmark(count: count, changes: changes, singleSyncs: singleSyncs) }
 }
 
 /// The in-process merge, then the runs through git, at `count` shared credentials.
-private func runSyncBenchmark(count: Int) throws {
+private func runSyncBenchmark(count: Int, changes: Int, singleSyncs: Int) throws {
     let now = Date()
+    let passwords = sharedSecrets((0..<count).map { "pw-\($0)" })
     let base = (0..<count).map { i -> Item in
         var item = Item(account: "user\(i)@example.com", server: "site\(i % 997).example", label: "L\(i)",
-                        creationDate: now, synchronizable: true, password: Secret(utf8: "pw-\(i)"))
+                        creationDate: now, synchronizable: true, password: passwords[i])
         item.changeStamp = ChangeStamp.next(after: nil, now: now, issuedFor: now)
         return item
     }
     func edited(_ items: [Item], offset: Int, at date: Date) -> [Item] {
         var items = items
-        for k in 0..<100 {
+        for k in 0..<changes {
             let i = (k * 97 + offset) % count
             items[i].replacePassword(with: Secret(utf8: "changed-\(offset)-\(k)"), at: date)
             items[i].modificationDate = date
@@ -36,12 +45,12 @@ private func runSyncBenchmark(count: Int) throws {
     let theirs = edited(base, offset: 50, at: now.addingTimeInterval(20))
     let merge = medianSeconds(9) { _ = ItemMerge.merge(ours: ours, theirs: theirs) }
     let plan = medianSeconds(5) { _ = SyncPlan(ours: ours, theirs: theirs, base: base) }
-    print("merge of \(count) credentials, 100 changes each side: \(milliseconds(merge)); with the per-record plan: \(milliseconds(plan))")
-    try runGitSyncBenchmark(count: count)
+    print("merge of \(count) credentials, \(changes) changes each side: \(milliseconds(merge)); with the per-record plan: \(milliseconds(plan))")
+    try runGitSyncBenchmark(count: count, changes: changes, singleSyncs: singleSyncs)
 }
 
 /// Two vault directories synced through a bare repository by the release binary.
-private func runGitSyncBenchmark(count: Int) throws {
+private func runGitSyncBenchmark(count: Int, changes: Int, singleSyncs: Int) throws {
     let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("keyshelf")
     guard FileManager.default.isExecutableFile(atPath: binary.path) else { throw BenchError("build the release keyshelf first") }
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("keyshelf-bench-sync-\(UUID().uuidString)")
@@ -56,9 +65,10 @@ private func runGitSyncBenchmark(count: Int) throws {
     try spawnAndWait("/usr/bin/git", ["init", "--quiet", "--bare", "--initial-branch=main", remote.path], environment: env)
     let a = root.appendingPathComponent("a"), b = root.appendingPathComponent("b")
     let session = try VaultDirectory(url: a).create(password: Secret(utf8: "bench master password"), limits: .minimum)
+    let passwords = sharedSecrets((0..<count).map { "pw-\($0)" })
     try session.modify { contents in
         contents.shared = (0..<count).map { Item(account: "user\($0)@example.com", server: "site\($0 % 997).example",
-                                                  synchronizable: true, password: Secret(utf8: "pw-\($0)")) }
+                                                  synchronizable: true, password: passwords[$0]) }
     }
     session.lock()
     try spawnAndWait(binary.path, ["sync", "setup", "file://" + remote.path, "--vault", a.path], environment: env)
@@ -74,14 +84,16 @@ private func runGitSyncBenchmark(count: Int) throws {
             }
         }
     }
-    try edit(a, 100, tag: "a")
-    try edit(b, 100, tag: "bb")
-    let syncB = try medianSeconds(1) { try spawnAndWait(binary.path, ["sync", "--vault", b.path], environment: env) }
-    let syncA = try medianSeconds(1) { try spawnAndWait(binary.path, ["sync", "--vault", a.path], environment: env) }
-    print("keyshelf sync of \(count) credentials, 100 changes each side: \(milliseconds(syncB)) (pushes only), \(milliseconds(syncA)) (fetch, merge, commit, push)")
+    try edit(a, changes, tag: "a")
+    try edit(b, changes, tag: "bb")
+    let syncB = try spawnAndMeasure(binary.path, ["sync", "--vault", b.path], environment: env)
+    let syncA = try spawnAndMeasure(binary.path, ["sync", "--vault", a.path], environment: env)
+    print("keyshelf sync of \(count) credentials, \(changes) changes each side (wall; CPU of keyshelf itself, of its git commands): "
+          + "pushes only \(syncB); fetch, merge, commit, push \(syncA); load \(loadAverage())")
+    guard singleSyncs > 0 else { return }
     try spawnAndWait("/usr/bin/git", ["-C", remote.path, "gc", "--quiet"], environment: env)
     let before = try directoryBytes(remote)
-    let syncs = 100
+    let syncs = singleSyncs
     for n in 0..<syncs {
         try edit(a, 1, tag: "single\(n)")
         try spawnAndWait(binary.path, ["sync", "--vault", a.path], environment: env)

@@ -35,6 +35,8 @@ enum ReplyPrinter {
             return
         }
         var lines = Line()
+        // The lines are shorter than the records they print, unless control characters are escaped.
+        lines.bytes.reserveCapacity(reply.count)
         let recordCount = try reader.count()
         for _ in 0..<recordCount { try lines.record(try record(&reader, passwordWanted: false)) }
         var generics = Line()
@@ -49,12 +51,13 @@ enum ReplyPrinter {
         generics.bytes.withUnsafeMutableBytes { writeAll(raw: $0) }
     }
 
-    /// A web login as `record` (server, account, store, kind, [password]).
+    /// A web login as `record` (server, account, store, kind, [password]);
+    /// its names stay in the reply buffer.
     @discardableResult
-    private static func record(_ reader: inout ReplyReader, passwordWanted: Bool) throws(HandBack) -> (host: String, port: UInt16, scheme: String, account: String, store: String) {
-        let host = try reader.string(), port = try reader.u16(), scheme = try reader.string()
+    private static func record(_ reader: inout ReplyReader, passwordWanted: Bool) throws(HandBack) -> Line.Record {
+        let host = try reader.utf8(), port = try reader.u16(), scheme = try reader.utf8()
         guard !host.isEmpty, !scheme.isEmpty else { throw .notPlainSuccess }
-        let account = try reader.string(), store = try reader.store()
+        let account = try reader.utf8(), store = try reader.store()
         switch try reader.byte() {
         case 0, 2: break
         case 1: try reader.readPassword(keep: passwordWanted)
@@ -107,14 +110,18 @@ enum ReplyPrinter {
 struct Line {
     var bytes: [UInt8] = []
 
+    /// A web login read from a reply: its names are UTF-8 bytes inside the reply buffer.
+    typealias Record = (host: UnsafeRawBufferPointer, port: UInt16, scheme: UnsafeRawBufferPointer,
+                        account: UnsafeRawBufferPointer, store: String)
+
     /// "server<TAB>account<TAB>store\n"; the server carries `scheme://` unless
-    /// https and `:port` unless the default (0).
+    /// https and `:port` unless the default (0). Appends to `bytes` only.
     /// - Throws: `HandBack.outputNeedsFullProgram` for an IPv6 host (printed in
     ///   brackets) or an IDNA one (`xn--`, printed in Unicode).
-    mutating func record(_ record: (host: String, port: UInt16, scheme: String, account: String, store: String)) throws(HandBack) {
+    mutating func record(_ record: Record) throws(HandBack) {
         try server(host: record.host, port: record.port, scheme: record.scheme)
         bytes.append(0x09)
-        try inert(record.account)
+        try escaped(record.account, quoting: false)
         bytes.append(0x09)
         bytes += record.store.utf8
         bytes.append(0x0A)
@@ -124,11 +131,23 @@ struct Line {
     /// - Throws: `HandBack.outputNeedsFullProgram` for an IPv6 host (printed in
     ///   brackets) or an IDNA one (`xn--`, printed in Unicode).
     mutating func server(host: String, port: UInt16, scheme: String) throws(HandBack) {
-        guard !host.utf8.contains(0x3A), !Self.containsACEPrefix(host) else { throw .outputNeedsFullProgram }
-        var server = scheme == "https" ? "" : scheme + "://"
-        server += host
-        if port != 0 { server += ":\(port)" }
-        try inert(server)
+        try server(host: host.utf8, port: port, scheme: scheme.utf8)
+    }
+
+    /// `server(host:port:scheme:)` for the UTF-8 bytes of the names. The
+    /// pieces are made inert one by one: what joins them (`://`, `:`, digits)
+    /// is never escaped, so this is `InertText.make` of the whole name.
+    mutating func server<Text: Collection<UInt8>>(host: Text, port: UInt16, scheme: Text) throws(HandBack) {
+        guard !host.contains(0x3A), !Self.containsACEPrefix(host) else { throw .outputNeedsFullProgram }
+        if !scheme.elementsEqual("https".utf8) {
+            try escaped(scheme, quoting: false)
+            bytes += "://".utf8
+        }
+        try escaped(host, quoting: false)
+        if port != 0 {
+            bytes.append(0x3A)
+            bytes += String(port).utf8
+        }
     }
 
     /// Plain ASCII text, as it is.
@@ -168,7 +187,11 @@ struct Line {
     }
 
     private mutating func escaped(_ text: String, quoting: Bool) throws(HandBack) {
-        for byte in text.utf8 {
+        try escaped(text.utf8, quoting: quoting)
+    }
+
+    private mutating func escaped<Text: Collection<UInt8>>(_ text: Text, quoting: Bool) throws(HandBack) {
+        for byte in text {
             guard byte < 0x80 else { throw .outputNeedsFullProgram }
             if quoting && (byte == 0x22 || byte == 0x5C) { bytes.append(0x5C) }
             if byte < 0x20 || byte == 0x7F {
@@ -183,7 +206,22 @@ struct Line {
 
     /// Whether `host` contains "xn--" (an IDNA label, which the full program prints in Unicode).
     static func containsACEPrefix(_ host: String) -> Bool {
-        let b = Array(host.utf8)
-        return b.count >= 4 && (0...(b.count - 4)).contains { b[$0] == 0x78 && b[$0 + 1] == 0x6E && b[$0 + 2] == 0x2D && b[$0 + 3] == 0x2D }
+        containsACEPrefix(host.utf8)
+    }
+
+    /// `containsACEPrefix` of UTF-8 bytes, in one pass without a copy.
+    static func containsACEPrefix<Text: Collection<UInt8>>(_ host: Text) -> Bool {
+        var matched = 0   // bytes of "xn--" seen just before
+        for byte in host {
+            let wanted: UInt8 = matched == 0 ? 0x78 : matched == 1 ? 0x6E : 0x2D
+            if byte == wanted {
+                matched += 1
+                if matched == 4 { return true }
+            } else {
+                // "x" occurs once in "xn--": a mismatch restarts at this byte.
+                matched = byte == 0x78 ? 1 : 0
+            }
+        }
+        return false
     }
 }

@@ -40,6 +40,16 @@ struct ReplyReader {
         return text
     }
 
+    /// A `str` checked as `string()` checks it, left in the reply buffer
+    /// (no `String` per field: a listing of 100k records reads 300k of them).
+    mutating func utf8() throws(HandBack) -> UnsafeRawBufferPointer {
+        let bytes = try take(Int(try integer(UInt32.self)))
+        // ASCII, the common case, is UTF-8; anything else is checked as `string()` does.
+        guard !bytes.contains(where: { $0 >= 0x80 })
+              || String(validating: bytes.assumingMemoryBound(to: UInt8.self), as: UTF8.self) != nil else { throw .notPlainSuccess }
+        return bytes
+    }
+
     /// `store`: "local" (0) or "shared" (1), as `Store.rawValue` prints it.
     mutating func store() throws(HandBack) -> String {
         switch try byte() {

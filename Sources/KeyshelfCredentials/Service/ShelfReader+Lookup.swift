@@ -4,22 +4,26 @@ import KeyshelfVault
 
 extension ShelfReader {
     func get(server pattern: ServerPattern, account: String?, in filter: StoreFilter) throws -> CredentialRecord {
-        let (server, chosen, consent) = try choose(pattern, account: account, in: filter)
-        if filter.contains(.local), let record = try localLookup(server: server, account: chosen) {
+        // Every query below names the pattern's host: its items are all they can match.
+        let nearby = items(at: pattern.host)
+        let (server, chosen, consent) = try choose(pattern, account: account, in: filter, among: nearby)
+        if filter.contains(.local), let record = try localLookup(server: server, account: chosen, among: nearby.local) {
             return record
         }
         if filter.contains(.shared),
-           let first = try SharedWebCredentials(items: snapshot.shared).request(server: server, account: chosen, consent: consent).first {
+           let first = try SharedWebCredentials(items: nearby.shared).request(server: server, account: chosen, consent: consent).first {
             var record = CredentialRecord(first)
-            record.metadata = snapshot.shared.firstIndex(inPlace: ItemQuery.internet(server, account: chosen).matches)
-                .map { ItemMetadata(snapshot.shared[$0]) }
+            record.metadata = nearby.shared.firstIndex(inPlace: ItemQuery.internet(server, account: chosen).matches)
+                .map { ItemMetadata(nearby.shared[$0]) }
             return record
         }
         throw KeychainError.notFound("no saved password for \(InertText.quoted(chosen)) on \(server.qualified)")
     }
 
     func server(matching pattern: ServerPattern, account: String?, in filter: StoreFilter) throws -> ServerName? {
-        let servers = Set(matches(pattern, account: account, in: filter).map(\.server))
+        // The lookup of a write (change, edit, delete), whose save replaces the snapshot.
+        let nearby = items(at: pattern.host, indexing: false)
+        let servers = Set(matches(pattern, account: account, in: filter, among: nearby).map(\.server))
         guard servers.count <= 1 else { throw Self.severalServers(pattern, servers.sorted(), account: account) }
         return servers.first
     }
@@ -28,8 +32,9 @@ extension ShelfReader {
         if let exact = pattern.exact { return accounts(of: exact, in: filter) }
         var found: [CredentialEntry] = []
         let query = pattern.query()
+        let nearby = items(at: pattern.host)
         for store in filter.stores {
-            let list = snapshot[store]
+            let list = nearby[store]
             for i in list.indices(inPlace: query.matches) {
                 guard let server = list[i].serverName else { continue }
                 found.append(CredentialEntry(item: list[i], server: server, store: store))
@@ -42,13 +47,14 @@ extension ShelfReader {
     }
 
     func lookup(server: ServerName, account: String?, passwordsOnly: Bool) throws -> CredentialRecord? {
-        let local = LocalStore(items: snapshot.local)
+        let nearby = items(at: server.host)
+        let local = LocalStore(items: nearby.local)
         if let first = (try? local.copyMatching(.internet(server, account: account)))?
             .filter({ !passwordsOnly || $0.signInWithApple == nil }).min(by: { $0.account < $1.account }),
-           let record = try localLookup(server: server, account: first.account, passwordsOnly: passwordsOnly) {
+           let record = try localLookup(server: server, account: first.account, passwordsOnly: passwordsOnly, among: nearby.local) {
             return record
         }
-        let released = (try? SharedWebCredentials(items: snapshot.shared)
+        let released = (try? SharedWebCredentials(items: nearby.shared)
             .request(server: server, account: account, consent: consent)) ?? []
         if let first = released.first { return CredentialRecord(first) }
         return passwordsOnly ? nil : sharedAppleAccount(server: server, account: account)
@@ -75,11 +81,14 @@ extension ShelfReader {
 
     /// The live internet passwords of the stores in `filter` that `pattern`
     /// matches; with `passwordsOnly`, not the Sign in with Apple accounts.
-    func matches(_ pattern: ServerPattern, account: String?, in filter: StoreFilter, passwordsOnly: Bool = false) -> [Match] {
+    /// - Parameter nearby: `items(at: pattern.host)` when the caller has it.
+    func matches(_ pattern: ServerPattern, account: String?, in filter: StoreFilter, passwordsOnly: Bool = false,
+                 among nearby: VaultContents? = nil) -> [Match] {
         let query = pattern.query(account: account)
+        let nearby = nearby ?? items(at: pattern.host)
         var found: [Match] = []
         for store in filter.stores {
-            let list = snapshot[store]
+            let list = nearby[store]
             for i in list.indices(inPlace: query.matches) where !passwordsOnly || list[i].signInWithApple == nil {
                 if let server = list[i].serverName { found.append(Match(server: server, account: list[i].account, store: store)) }
             }
@@ -89,12 +98,12 @@ extension ShelfReader {
 
     /// The server and account `get` releases, and the consent to release it
     /// with (the user's choice in the release sheet counts as the release's consent).
-    private func choose(_ pattern: ServerPattern, account: String?, in filter: StoreFilter) throws
+    private func choose(_ pattern: ServerPattern, account: String?, in filter: StoreFilter, among nearby: VaultContents) throws
         -> (server: ServerName, account: String, consent: any Consent) {
-        let found = matches(pattern, account: account, in: filter, passwordsOnly: true)
+        let found = matches(pattern, account: account, in: filter, passwordsOnly: true, among: nearby)
         let servers = Set(found.map(\.server)).sorted()
         guard let server = servers.first else {
-            if let apple = matches(pattern, account: account, in: filter).first { throw Self.signsInWithApple(apple.account, apple.server) }
+            if let apple = matches(pattern, account: account, in: filter, among: nearby).first { throw Self.signsInWithApple(apple.account, apple.server) }
             let who = account.map { "\(InertText.quoted($0)) on " } ?? ""
             throw KeychainError.notFound("no saved password for \(who)\(pattern.display)")
         }
@@ -126,10 +135,12 @@ extension ShelfReader {
 
     /// The local item of `account` at `server`, asking the master password for
     /// a `userPresence` one; with `passwordsOnly`, never a Sign in with Apple account.
-    func localLookup(server: ServerName, account: String, passwordsOnly: Bool = true) throws -> CredentialRecord? {
-        guard let first = (try? LocalStore(items: snapshot.local).copyMatching(.internet(server, account: account)))?
+    /// - Parameter nearby: the local items at `server.host` (`items(at:)`).
+    func localLookup(server: ServerName, account: String, passwordsOnly: Bool = true, among nearby: [Item]) throws -> CredentialRecord? {
+        guard let first = (try? LocalStore(items: nearby).copyMatching(.internet(server, account: account)))?
             .first(where: { !passwordsOnly || $0.signInWithApple == nil }) else { return nil }
-        let found = try release(first.id, in: .local, reason: "use the password for \(InertText.quoted(first.account)) on \(server.qualified)")
+        let found = try release(first.id, in: .local, among: nearby,
+                                reason: "use the password for \(InertText.quoted(first.account)) on \(server.qualified)")
         return found.map { CredentialRecord(local: $0, server: server) }
     }
 }

@@ -55,6 +55,12 @@ final class ShelfReader {
         return built
     }
 
+    /// Each store's `HostIndex`, built on the second lookup of one server in
+    /// the snapshot (`items(at:)`).
+    private var hostIndexes: [Store: HostIndex] = [:]
+    /// Lookups of one server since the snapshot was taken.
+    private var hostLookups = 0
+
     init(vault: any CredentialVault, consent: any Consent, userPresence: (any UserPresencePrompt)?) throws {
         self.vault = vault
         self.consent = consent
@@ -83,6 +89,8 @@ final class ShelfReader {
         cachedIndex = nil
         cachedGenerics = nil
         cachedGenericIndex = nil
+        hostIndexes = [:]
+        hostLookups = 0
     }
 
     /// Forgets which revision the snapshot is, so the next `refresh()` reloads.
@@ -97,8 +105,8 @@ final class ShelfReader {
     }
 
     func accounts(of server: ServerName, in filter: StoreFilter) -> [CredentialEntry] {
-        // One pass over the snapshot: one domain needs no sorted listing.
-        Listing.entries(of: server, in: snapshot).filter { filter.contains($0.store) }
+        // The server's own items: one domain needs no sorted listing.
+        Listing.entries(of: server, in: items(at: server.host)).filter { filter.contains($0.store) }
     }
 
     func entries(in filter: StoreFilter) -> [CredentialEntry] {
@@ -106,6 +114,8 @@ final class ShelfReader {
     }
 
     func search(_ text: String, in filter: StoreFilter) -> [CredentialEntry] {
+        // Every entry contains the empty text (`list` through the agent): no search keys needed.
+        if text.isEmpty { return entries(in: filter) }
         let found = index.matches(text)
         let entries = listing.entries
         return filter == .both
@@ -119,6 +129,7 @@ final class ShelfReader {
 
     func searchGenerics(_ text: String, in filter: StoreFilter) -> [GenericEntry] {
         let generics = self.generics
+        if text.isEmpty { return generics.filter { filter.contains($0.store) } }
         return genericIndex.matches(text).compactMap { filter.contains(generics[$0].store) ? generics[$0] : nil }
     }
 
@@ -143,6 +154,31 @@ final class ShelfReader {
 
     // MARK: - Internals
 
+    /// The items of the snapshot whose `server` is `host`, each store's in
+    /// its order: every item an `ItemQuery` with that `server` can match, so
+    /// a lookup of one server matches these instead of the whole snapshot.
+    ///
+    /// The first read of a snapshot scans it; the second builds the index
+    /// (about three scans' worth at 100k), which later lookups read, so a
+    /// `get` right after a write costs one scan.
+    /// - Parameter indexing: false for the lookup a write makes before it
+    ///   saves (`server(matching:)`): the save replaces the snapshot, so that
+    ///   lookup scans (or reads an index already built) and never builds one.
+    func items(at host: String, indexing: Bool = true) -> VaultContents {
+        if indexing { hostLookups += 1 }
+        var found = VaultContents()
+        for store in Store.allCases {
+            let list = snapshot[store]
+            if hostIndexes[store] == nil && indexing && hostLookups > 1 { hostIndexes[store] = HostIndex(list) }
+            if let index = hostIndexes[store] {
+                found[store] = index.positions(of: host, in: list).map { list[$0] }
+            } else {
+                found[store] = list.indices(inPlace: { $0.pointee.server == host }).map { list[$0] }
+            }
+        }
+        return found
+    }
+
     /// Gives `body` a user-presence check; a canceled master-password dialog
     /// becomes `errSecUserCanceled`, a wrong password `errSecAuthFailed`.
     func withUserPresence<T>(reason: String, _ body: (() -> Bool) throws -> T) throws -> T {
@@ -163,9 +199,11 @@ final class ShelfReader {
 
     /// The password of item `id` in `store` of the snapshot, through the
     /// user-presence check (reveal, generic get and reveal).
+    /// - Parameter items: the part of `store` to look in (`items(at:)`), or
+    ///   nil for the whole store.
     /// - Returns: the item as `copyMatching` releases it (password included).
-    func release(_ id: UUID, in store: Store, reason: String) throws -> Item? {
-        let local = LocalStore(items: snapshot[store])
+    func release(_ id: UUID, in store: Store, among items: [Item]? = nil, reason: String) throws -> Item? {
+        let local = LocalStore(items: items ?? snapshot[store])
         return try withUserPresence(reason: reason) { check in
             try local.copyMatching(.item(id), limit: .one, returnData: true, userPresence: check).first
         }
