@@ -160,6 +160,30 @@ import KeyshelfCrypto
         try Self.expectConsistent(vault, session, "after the quarantine")
     }
 
+    /// A body that edits the local store and puts a `…ThisDeviceOnly` item
+    /// into shared is refused after the local store was stamped: neither
+    /// store changes, in the session or on disk, and the next edit saves.
+    @Test func aRefusedDeviceOnlyItemUndoesTheOtherStoresEdit() throws {
+        let vault = TemporaryVault()
+        defer { vault.cleanUp() }
+        let session = try vault.directory.create(password: testPassword, limits: .minimum)
+        try session.modify { $0.local = (1...3).map { sampleItem($0) }; $0.shared = (4...6).map { sampleItem($0) } }
+        let before = try session.contents()
+        #expect(throws: VaultError.self) {
+            try session.modify { contents in
+                contents.local[1].comment = "not saved"
+                contents.shared[0].comment = "not saved either"
+                contents.shared.append(sampleItem(7, accessible: .whenUnlockedThisDeviceOnly))
+            }
+        }
+        let after = try session.contents()
+        #expect(Self.summary(after.local) == Self.summary(before.local))
+        #expect(Self.summary(after.shared) == Self.summary(before.shared))
+        try Self.expectConsistent(vault, session, "after the refusal")
+        try session.modify { $0.local[1].comment = "saved" }
+        try Self.expectConsistent(vault, session, "an edit after the refusal")
+    }
+
     /// Random sequences of edits, additions, removals, thrown bodies,
     /// write-backs of old copies, moves between stores, a second session's
     /// edits and password changes; after each, the session and a fresh open agree.
@@ -177,9 +201,10 @@ import KeyshelfCrypto
         try a.modify { $0.local = (1...6).map { _ in fresh() }; $0.shared = (1...6).map { _ in fresh() } }
         var snapshots: [VaultContents] = [try a.contents()]
         for step in 0..<120 {
-            let session = rng.next() % 4 == 0 ? b : a
-            let store: Store = rng.next() % 2 == 0 ? .local : .shared
             let op = rng.next() % 10
+            // Write-backs use session a's own recent reads (an undo buffer of one session).
+            let session = op != 7 && rng.next() % 4 == 0 ? b : a
+            let store: Store = rng.next() % 2 == 0 ? .local : .shared
             var what = "step \(step) op \(op) \(store)"
             switch op {
             case 0, 1, 2:
@@ -205,9 +230,10 @@ import KeyshelfCrypto
                 }
             case 7:
                 // Write back an old copy of an item, if it is still at the same position.
-                let old = snapshots[Int(rng.next() % UInt64(snapshots.count))]
+                let old = snapshots[snapshots.count - 1 - Int(rng.next() % UInt64(min(3, snapshots.count)))]
                 try session.modify { c in
-                    for i in c[store].indices where i < old[store].count && old[store][i].id == c[store][i].id {
+                    for i in c[store].indices where i < old[store].count && old[store][i].id == c[store][i].id
+                        && Self.summary([old[store][i]]) != Self.summary([c[store][i]]) {
                         c[store][i] = old[store][i]
                         what += " wrote back \(i)"
                         break
@@ -236,7 +262,7 @@ import KeyshelfCrypto
                     }
                 }
             }
-            if rng.next() % 3 == 0 { snapshots.append(try session.contents()) }
+            snapshots.append(try a.contents())
             let disk = try vault.directory.unlock(password: password).contents()
             for s in [a, b] {
                 let mine = try s.contents()
