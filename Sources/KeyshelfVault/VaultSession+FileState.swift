@@ -114,6 +114,16 @@ extension VaultSession {
             let number = UInt32(lists.count)
             lists.append(list)
             let added = Self.locations(of: list, list: number)
+            // A new generation: a copy of an item taken before this patch (a snapshot written back
+            // later) must not pass for the record now at its position. The items still records move to it.
+            let old = generation
+            generation = RecordOrigin.nextGeneration()
+            let new = generation
+            items.withUnsafeMutableBufferPointer { items in
+                for i in items.indices where items[i].recordOrigin.isRecord(i, of: old) {
+                    items[i].recordOrigin = RecordOrigin(generation: new, position: i)
+                }
+            }
             for (position, location) in zip(positions, added ?? []) where records != nil {
                 if position < records!.count { records![position] = location } else { records!.append(location) }
                 items[position].recordOrigin = RecordOrigin(generation: generation, position: position)

@@ -142,6 +142,11 @@ extension VaultSession {
                         unreported += try Self.save(items, plaintext: RecordCodec.encode(&items, generation: generation), generation: generation,
                                                     store: store, file: &file, directory: directory.path, rotateBackups: !deferRotation)
                     }
+                    // The bound stays at least every stamp of the store: the next edit is stamped after this item.
+                    if case let .some(bound) = file.stampBound, let stamp = added[added.count - 1].changeStamp,
+                       bound.map({ $0.precedes(stamp) }) ?? true {
+                        file.stampBound = .some(stamp)
+                    }
                 }
             } catch {
                 state.withFile(store) { $0.needsReload = true }
