@@ -190,7 +190,7 @@ import KeyshelfCrypto
     @Test(arguments: [1, 2, 3])
     func randomSequencesStayConsistent(seed: UInt64) throws {
         struct Stop: Error {}
-        var rng = SplitMix(seed: seed)
+        var rng = OpenFuzzTests.Generator(state: seed)
         let vault = TemporaryVault()
         defer { vault.cleanUp() }
         let a = try vault.directory.create(password: testPassword, limits: .minimum)
@@ -271,18 +271,5 @@ import KeyshelfCrypto
                 }
             }
         }
-    }
-}
-
-/// A small deterministic generator for the random sequences.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
