@@ -63,9 +63,7 @@ extension VaultSession {
                         if try state.withFile(store, { try Self.append(list, replacing: replaces, store: store, file: &$0, directory: directory.path) }) {
                             state.withFile(store) { $0.adopt(&items, patch: list, at: positions) }
                         } else {
-                            let generation = RecordOrigin.nextGeneration()
-                            unreported += try Self.save(items, plaintext: RecordCodec.encode(&items, generation: generation), generation: generation,
-                                                        store: store, file: &state[store], directory: directory.path, rotateBackups: !deferRotation)
+                            try replaceFile(&items, store: store, file: &state[store])
                         }
                         itemsRevision += 1
                     case .whole:
@@ -82,6 +80,13 @@ extension VaultSession {
             unreported += quarantine.map { [$0] } ?? []
             return result
         }
+    }
+
+    /// Encodes `items` whole (a new origin generation) and replaces `store`'s file with them.
+    private func replaceFile(_ items: inout [Item], store: Store, file: inout FileState) throws {
+        let generation = RecordOrigin.nextGeneration()
+        unreported += try Self.save(items, plaintext: RecordCodec.encode(&items, generation: generation), generation: generation,
+                                    store: store, file: &file, directory: directory.path, rotateBackups: !deferRotation)
     }
 
     /// Saves `items`, `store`'s items after a change that `FileState.edit`
@@ -138,9 +143,7 @@ extension VaultSession {
                     if appended {
                         file.adopt(&items, patch: records, at: [items.count - 1])
                     } else {
-                        let generation = RecordOrigin.nextGeneration()
-                        unreported += try Self.save(items, plaintext: RecordCodec.encode(&items, generation: generation), generation: generation,
-                                                    store: store, file: &file, directory: directory.path, rotateBackups: !deferRotation)
+                        try replaceFile(&items, store: store, file: &file)
                     }
                     // The bound stays at least every stamp of the store: the next edit is stamped after this item.
                     if case let .some(bound) = file.stampBound, let stamp = added[added.count - 1].changeStamp,
