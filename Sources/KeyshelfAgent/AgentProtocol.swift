@@ -37,6 +37,10 @@ enum AgentProtocol {
         // Issue 12 item 2, `passwd`. An agent without it answers `badRequest`,
         // and the client changes the password directly (then locks that agent).
         case changeMasterPassword = 19
+        // Issue 15 item 3: `edit` through the agent (an edit at 100k in
+        // milliseconds, not a vault decode). An agent without them answers
+        // `badRequest`, and the client edits directly.
+        case edit = 20, editGeneric = 21
     }
 
     /// Reply status codes (reply byte 1).

@@ -15,6 +15,8 @@ extension ShelfOperation {
         case .change: .change
         case .delete: .delete
         case .deleteGeneric: .deleteGeneric
+        case .edit: .edit
+        case .editGeneric: .editGeneric
         case .lookup: .lookup
         case .suggestPassword: .suggestPassword
         case .saveLogin: .saveLogin
@@ -76,6 +78,17 @@ extension FrameWriter {
         case let .deleteGeneric(service, account):
             string(service)
             string(account)
+            self.answers(answers)
+        case let .edit(server, account, filter, changes):
+            pattern(server)
+            string(account)
+            self.filter(filter)
+            self.changes(changes)
+            self.answers(answers)
+        case let .editGeneric(service, account, changes):
+            string(service)
+            string(account)
+            self.changes(changes)
             self.answers(answers)
         case let .lookup(server, account, passwordsOnly):
             pattern(server)
@@ -146,6 +159,18 @@ extension FrameReader {
             // The facade checks the service name itself (`checkService`), as on the direct path.
             guard !service.isEmpty, !account.isEmpty else { throw AgentProtocol.MalformedFrame(reason: "an empty service or account") }
             return (.deleteGeneric(service: service, account: account), try answers())
+        case .edit:
+            let server = try checkedPattern()
+            let account = try string()
+            // `keyshelf edit` always names the account.
+            guard !account.isEmpty else { throw AgentProtocol.MalformedFrame(reason: "an empty account") }
+            let filter = try filter()
+            return (.edit(server: server, account: account, filter: filter, changes: try changes()), try answers())
+        case .editGeneric:
+            let service = try string()
+            let account = try string()
+            guard !service.isEmpty, !account.isEmpty else { throw AgentProtocol.MalformedFrame(reason: "an empty service or account") }
+            return (.editGeneric(service: service, account: account, changes: try changes()), try answers())
         case .lookup:
             let server = try checkedPattern()
             let account = try optionalString()

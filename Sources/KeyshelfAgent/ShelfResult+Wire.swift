@@ -26,9 +26,14 @@ extension FrameWriter {
             outcomes { report[$0] }
         case let .deleted(server, stores):
             self.server(server)
-            for store in Store.allCases { integer(UInt8(stores.contains(store) ? 1 : 0)) }
+            storeFlags(stores)
         case .deletedGeneric(let deletedFrom):
             store(deletedFrom)
+        case let .edited(server, stores):
+            self.server(server)
+            storeFlags(stores)
+        case .editedGeneric:
+            break
         case let .lookedUp(server, found):
             self.server(server)
             integer(UInt8(found == nil ? 0 : 1))
@@ -53,6 +58,11 @@ extension FrameWriter {
             break
         }
     }
+
+    /// Per store (local, shared) `u8` 1 when `stores` holds it, else 0.
+    private mutating func storeFlags(_ stores: [Store]) {
+        for store in Store.allCases { integer(UInt8(stores.contains(store) ? 1 : 0)) }
+    }
 }
 
 extension FrameReader {
@@ -76,18 +86,16 @@ extension FrameReader {
             for (store, outcome) in try outcomes() { report[store] = outcome }
             return .changed(report)
         case .delete:
-            let server = try server()
-            var stores: [Store] = []
-            for store in Store.allCases {
-                switch try integer(UInt8.self) {
-                case 0: break
-                case 1: stores.append(store)
-                default: throw AgentProtocol.MalformedFrame(reason: "an unknown delete outcome")
-                }
-            }
-            return .deleted(server: server, stores: stores)
+            return .deleted(server: try server(), stores: try storeFlags())
         case .deleteGeneric:
             return .deletedGeneric(store: try store())
+        case .edit:
+            let server = try server()
+            let stores = try storeFlags()
+            guard !stores.isEmpty else { throw AgentProtocol.MalformedFrame(reason: "an edit that left the item in no store") }
+            return .edited(server: server, stores: stores)
+        case .editGeneric:
+            return .editedGeneric
         case .lookup:
             let server = try server()
             guard try flag() else { return .lookedUp(server: server, record: nil) }
@@ -115,6 +123,11 @@ extension FrameReader {
         case .changeMasterPassword:
             return .masterPasswordChanged
         }
+    }
+
+    /// Per store (local, shared) `u8` 1 when the operation left or found the item there, 0 not.
+    private mutating func storeFlags() throws -> [Store] {
+        try Store.allCases.filter { _ in try flag() }
     }
 
     /// `u32` count, which must be `count` (one per login sent), then each a `u8` code of `decode`.

@@ -31,6 +31,18 @@ extension FrameWriter {
         integer(UInt8(store == .local ? 0 : 1))
     }
 
+    /// An edit's `MetadataChanges`: label, notes and account each as an
+    /// optional `str`, `u8` has server then `server`, `u8` store (0 local,
+    /// 1 shared, 2 unchanged).
+    mutating func changes(_ changes: MetadataChanges) {
+        optionalString(changes.label)
+        optionalString(changes.notes)
+        optionalString(changes.account)
+        integer(UInt8(changes.server == nil ? 0 : 1))
+        if let server = changes.server { self.server(server) }
+        if let store = changes.store { self.store(store) } else { integer(UInt8(2)) }
+    }
+
     /// `u8` kind (1 update, 2 delete, 3 release, 4 update and 5 delete of a
     /// generic password, 6 release to an associated client), the server
     /// (`str` service for 4 and 5), `u32` account count, accounts; kind 6
@@ -219,6 +231,21 @@ extension FrameReader {
         case 1: return .shared
         default: throw AgentProtocol.MalformedFrame(reason: "an unknown store")
         }
+    }
+
+    /// The `MetadataChanges` `FrameWriter.changes` wrote; a new server only
+    /// in canonical form, a new account never empty (the CLI refuses both).
+    mutating func changes() throws -> MetadataChanges {
+        var changes = MetadataChanges(label: try optionalString(), notes: try optionalString(), account: try optionalString())
+        guard changes.account?.isEmpty != true else { throw AgentProtocol.MalformedFrame(reason: "an empty new account") }
+        if try flag() { changes.server = try checkedServer() }
+        switch try integer(UInt8.self) {
+        case 0: changes.store = .local
+        case 1: changes.store = .shared
+        case 2: break
+        default: throw AgentProtocol.MalformedFrame(reason: "an unknown store")
+        }
+        return changes
     }
 
     mutating func consentRequest() throws -> ConsentRequest {

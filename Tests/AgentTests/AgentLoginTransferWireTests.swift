@@ -128,6 +128,11 @@ import Testing
             (.export, .exported([])),
             (.planImport(logins: logins, store: .shared), .planned([.new, .update])),
             (.importLogins(additions: logins, updates: [logins[0]], store: .shared), .imported([.imported, .savedMeanwhile, .updated])),
+            (.edit(server: ServerPattern(site), account: "a", filter: .both, changes: MetadataChanges(label: "L")),
+             .edited(server: site, stores: [.local, .shared])),
+            (.edit(server: ServerPattern(site), account: "a", filter: .both, changes: MetadataChanges(store: .shared)),
+             .edited(server: site, stores: [.shared])),
+            (.editGeneric(service: "wifi", account: "a", changes: MetadataChanges(label: "L")), .editedGeneric),
         ]
         for (operation, result) in cases {
             var writer = FrameWriter()
@@ -148,6 +153,8 @@ import Testing
             // A generic password's secret never travels in an export.
             (.export, .exported([Item(itemClass: .genericPassword, account: "a", service: "s", password: Secret(utf8: "x"))])),
             (.suggestPassword(server: site), .generated(Secret(utf8: ""))),
+            // An edited item is in some store afterwards.
+            (.edit(server: ServerPattern(site), account: "a", filter: .both, changes: MetadataChanges(label: "L")), .edited(server: site, stores: [])),
         ]
         for (operation, result) in forged {
             var writer = FrameWriter()

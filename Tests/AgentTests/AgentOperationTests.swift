@@ -288,6 +288,11 @@ import Testing
             .get(server: ServerPattern(ServerName(host: "bad host", port: 0, scheme: "https")), account: nil, filter: .both),
             .delete(server: ServerPattern(good), account: "", filter: .both),
             .deleteGeneric(service: "wifi", account: ""),
+            .edit(server: ServerPattern(good), account: "", filter: .both, changes: MetadataChanges(label: "x")),
+            .edit(server: ServerPattern(good), account: "u", filter: .both, changes: MetadataChanges(account: "")),
+            .edit(server: ServerPattern(good), account: "u", filter: .both,
+                  changes: MetadataChanges(server: ServerName(host: "EVIL\u{1B}[2J.COM", port: 0, scheme: "https"))),
+            .editGeneric(service: "", account: "u", changes: MetadataChanges(label: "x")),
             .delete(server: ServerPattern(ServerName(host: "EVIL\u{1B}[2J.COM", port: 0, scheme: "https")), account: "u", filter: .both),
         ]
         for operation in hostile {
@@ -318,6 +323,10 @@ import Testing
             .change(server: ServerPattern(site), account: "anna", password: Secret(utf8: "pw"), filter: .local, newItems: .local),
             .delete(server: try ServerPattern(parsing: "plain.example"), account: "zoë", filter: .shared),
             .deleteGeneric(service: "Wi-Fi zoë", account: "anna"),
+            .edit(server: ServerPattern(site), account: "zoë", filter: .local, changes: MetadataChanges(label: "Work", notes: "a\nb")),
+            .edit(server: try ServerPattern(parsing: "plain.example"), account: "anna", filter: .both,
+                  changes: MetadataChanges(account: "anna2", server: site, store: .shared)),
+            .editGeneric(service: "Wi-Fi zoë", account: "anna", changes: MetadataChanges(label: "", notes: "", account: "zoë")),
         ]
         let answers = ConsentAnswers(approveAll: false, given: [
             (.release(server: site, accounts: ["anna", "zoë"]), .chose(account: "zoë")),

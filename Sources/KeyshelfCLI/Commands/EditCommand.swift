@@ -58,29 +58,30 @@ struct EditCommand: Command {
         var changes = changes
         changes.server = try serverText.map(ServerArgument.parse)
         if notesFromStdin { changes.notes = try AddCommand.readNotes() }
-        let session = try VaultAccess.opener(options, context).session()
-        defer { session.lock() }
-        let shelf = try VaultAccess.shelf(session, yes: options.yes, context)
-        switch target {
-        case .service(let service, let account):
-            let account = try ServerArgument.account(account ?? "")
-            if editNotes {
-                let current = shelf.genericEntries(service: service).first { $0.account == account }?.comment ?? ""
-                changes.notes = try NotesEditor.edit(current, context)
+        let opener = try VaultAccess.opener(options, context)
+        // With --edit-notes the vault opened to read the notes (listings carry none) also takes the edit.
+        try opener.keepingSession {
+            switch target {
+            case .service(let service, let account):
+                let account = try ServerArgument.account(account ?? "")
+                if editNotes {
+                    let current = try opener.keptShelf(yes: options.yes).genericEntries(service: service).first { $0.account == account }?.comment
+                    changes.notes = try NotesEditor.edit(current ?? "", context)
+                }
+                try opener.answer(.editGeneric(service: service, account: account, changes: changes), yes: options.yes, value: \.editedGeneric)
+                context.note("changed \(InertText.quoted(account)) of service \(InertText.quoted(service))")
+            case .server(let server, let account):
+                let pattern = try ServerArgument.pattern(server)
+                let account = try ServerArgument.account(account ?? "")
+                if editNotes {
+                    let current = try opener.keptShelf(yes: options.yes).accounts(of: pattern, in: options.scope).first { $0.account == account }?.comment
+                    changes.notes = try NotesEditor.edit(current ?? "", context)
+                }
+                let operation = ShelfOperation.edit(server: pattern, account: account, filter: options.scope, changes: changes)
+                let (place, stores) = try opener.answer(operation, yes: options.yes, value: \.edit)
+                let name = changes.account ?? account
+                context.note("changed \(InertText.quoted(name)) on \(place.qualified), now in \(stores.count == 2 ? "both stores" : RecordOutput.name(of: stores[0]))")
             }
-            try shelf.editGeneric(service: service, account: account, changes)
-            context.note("changed \(InertText.quoted(account)) of service \(InertText.quoted(service))")
-        case .server(let server, let account):
-            let pattern = try ServerArgument.pattern(server)
-            let account = try ServerArgument.account(account ?? "")
-            if editNotes {
-                let current = shelf.accounts(of: pattern, in: options.scope).first { $0.account == account }?.comment ?? ""
-                changes.notes = try NotesEditor.edit(current, context)
-            }
-            let stores = try shelf.edit(server: pattern, account: account, in: options.scope, changes)
-            let name = changes.account ?? account
-            let place = try changes.server.map(\.qualified) ?? shelf.server(matching: pattern, account: name, in: .both)?.qualified ?? pattern.display
-            context.note("changed \(InertText.quoted(name)) on \(place), now in \(stores.count == 2 ? "both stores" : RecordOutput.name(of: stores[0]))")
         }
         return .success
     }

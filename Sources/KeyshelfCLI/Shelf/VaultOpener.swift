@@ -114,6 +114,19 @@ final class VaultOpener {
         return try body()
     }
 
+    /// Inside `keepingSession`: the facade over the vault opened here (now,
+    /// unless already open: with the agent's keys, else the master password),
+    /// for what no operation reads (an item's notes for `edit --edit-notes`).
+    /// Operations performed here afterwards run on the same vault.
+    /// - Throws: the errors of `session()`.
+    func keptShelf(yes: Bool) throws -> Keyshelf {
+        precondition(keepsSession, "keptShelf outside keepingSession")
+        if let kept { return kept.shelf }
+        let opened = try openHere(yes: yes)
+        kept = opened
+        return opened.shelf
+    }
+
     /// `operation` answered by the agent; nil without an agent, or when
     /// the agent hands the operation back. An answer lost after `passwd`'s
     /// request was sent is thrown: that operation is never repeated here.

@@ -30,6 +30,13 @@ public enum ShelfOperation: Sendable {
     case delete(server: ServerPattern, account: String, filter: StoreFilter)
     /// `keyshelf rm --service`: `Keyshelf.deleteGeneric(service:account:)`, which asks consent.
     case deleteGeneric(service: String, account: String)
+    /// `keyshelf edit`: the saved server `server` resolves to for `account`
+    /// (`Keyshelf.server(matching:account:in:)`), then
+    /// `Keyshelf.edit(server:account:in:_:)`, which asks consent only to
+    /// overwrite an item saved under the new name.
+    case edit(server: ServerPattern, account: String, filter: StoreFilter, changes: MetadataChanges)
+    /// `keyshelf edit --service`: `Keyshelf.editGeneric(service:account:_:)`.
+    case editGeneric(service: String, account: String, changes: MetadataChanges)
     /// Login-flow steps 1–2 (`keyshelf login`): the saved server `server`
     /// resolves to for `account` (`Keyshelf.server(matching:account:in:)`,
     /// else `pattern.newServer`), then `Keyshelf.lookup` there, which asks
@@ -58,14 +65,15 @@ public enum ShelfOperation: Sendable {
     public var writes: Bool {
         switch self {
         case .get, .list, .search, .lookup, .suggestPassword, .export, .planImport: false
-        case .change, .delete, .deleteGeneric, .saveLogin, .importLogins, .changeMasterPassword: true
+        case .change, .delete, .deleteGeneric, .edit, .editGeneric, .saveLogin, .importLogins, .changeMasterPassword: true
         }
     }
 
     /// Runs the operation on `shelf`, asking `shelf.consent` as the facade does.
     /// - Returns: `.record` for `get`, `.records` for `list`, `.found` for
     ///   `search`, `.changed` for `change`, `.deleted` for `delete`, `.deletedGeneric`
-    ///   for `deleteGeneric`, `.lookedUp` for `lookup`, `.generated` for
+    ///   for `deleteGeneric`, `.edited` for `edit`, `.editedGeneric` for
+    ///   `editGeneric`, `.lookedUp` for `lookup`, `.generated` for
     ///   `suggestPassword`, `.saved` for `saveLogin`, `.exported` for
     ///   `export`, `.planned` for `planImport`, `.imported` for `importLogins`,
     ///   `.masterPasswordChanged` for `changeMasterPassword`.
@@ -91,6 +99,15 @@ public enum ShelfOperation: Sendable {
             return .deleted(server: server, stores: try shelf.delete(server: server, account: account, in: filter))
         case let .deleteGeneric(service, account):
             return .deletedGeneric(store: try shelf.deleteGeneric(service: service, account: account))
+        case let .edit(pattern, account, filter, changes):
+            guard let server = try shelf.server(matching: pattern, account: account, in: filter) else {
+                throw KeychainError(.itemNotFound, "no saved password for \(InertText.quoted(account)) on \(pattern.display)")
+            }
+            let stores = try shelf.edit(server: ServerPattern(server), account: account, in: filter, changes)
+            return .edited(server: changes.server ?? server, stores: stores)
+        case let .editGeneric(service, account, changes):
+            try shelf.editGeneric(service: service, account: account, changes)
+            return .editedGeneric
         case let .lookup(pattern, account, passwordsOnly):
             // A scheme-less SERVER is the one server its saved accounts are at (https when none).
             let server = try shelf.server(matching: pattern, account: account) ?? pattern.newServer

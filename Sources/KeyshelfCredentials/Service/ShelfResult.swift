@@ -17,6 +17,11 @@ public enum ShelfResult: Sendable, Equatable {
     case deleted(server: ServerName, stores: [Store])
     /// `deleteGeneric`: the store the generic password was deleted from.
     case deletedGeneric(store: Store)
+    /// `edit`: the server the item is at afterwards (the new one when it
+    /// moved) and the stores it is in afterwards (local first).
+    case edited(server: ServerName, stores: [Store])
+    /// `editGeneric`: done.
+    case editedGeneric
     /// `lookup`: the server the login flow runs for and what steps 1–2
     /// found there (nil: nothing, or the release was declined).
     case lookedUp(server: ServerName, record: CredentialRecord?)
@@ -61,6 +66,16 @@ public enum ShelfResult: Sendable, Equatable {
     /// The store of a `deleteGeneric`, else nil.
     public var genericDeletion: Store? {
         if case .deletedGeneric(let store) = self { store } else { nil }
+    }
+
+    /// The server and stores of an `edit`, else nil.
+    public var edit: (server: ServerName, stores: [Store])? {
+        if case let .edited(server, stores) = self { (server, stores) } else { nil }
+    }
+
+    /// `()` after an `editGeneric`, else nil.
+    public var editedGeneric: Void? {
+        if case .editedGeneric = self { () } else { nil }
     }
 
     /// The server and the credential of a `lookup`, else nil.
