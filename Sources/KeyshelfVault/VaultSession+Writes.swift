@@ -16,10 +16,21 @@ extension VaultSession {
     ///   lock longer than `VaultDirectory.lockTimeout`.
     @discardableResult
     public func modify<T>(_ body: (inout VaultContents) throws -> T) throws -> T {
+        try modify(since: nil) { contents, _ in try body(&contents) }
+    }
+
+    /// `modify`, telling `body` whether the contents it edits are still the
+    /// ones `contents()` gave at `revision` (read after it): nothing re-read
+    /// from disk, saved or moved since. Positions found in those contents
+    /// (an index of them) then hold in the contents `body` edits.
+    /// - Throws: as `modify`.
+    @discardableResult
+    public func modify<T>(since revision: Int?, _ body: (inout VaultContents, _ unchanged: Bool) throws -> T) throws -> T {
         try lockedWrite { state in
             var contents = VaultContents(local: state.local.items, shared: state.shared.items)
             // A file saved by this session holds no device-only item: only one read from disk is looked through.
             let quarantine = state.shared.mayHoldForeignItems ? ForeignItems.quarantine(&contents, file: directory.path(of: .shared)) : nil
+            let unchanged = revision == itemsRevision && quarantine == nil
             // Hand the arrays over, so that the body edits a large vault in
             // place instead of copying it; the record lists still hold the old state.
             for store in Store.allCases { state[store].items = [] }
@@ -27,7 +38,7 @@ extension VaultSession {
             var changed: [Store: [Int]?] = [:]
             var bounds: [Store: ChangeStamp?] = [:]
             do {
-                result = try body(&contents)
+                result = try body(&contents, unchanged)
                 let now = clockSource()
                 for store in Store.allCases {
                     // Only the records whose origin is gone can have changed, so only they are checked and stamped.

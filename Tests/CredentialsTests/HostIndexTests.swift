@@ -44,4 +44,80 @@ import Testing
         #expect(shelf.accounts(of: pattern).isEmpty)
         #expect(try shelf.get(server: ServerPattern(parsing: "site39.example")).password?.text == "p39")
     }
+
+    /// `extend` adds appended items at the end of their chains, and past one
+    /// item per bucket rebuilds the table: the positions stay those of a scan.
+    @Test func extendingCoversTheAppendedItems() {
+        var items = (0..<300).map { internetItem("h\($0 % 37).example", "user\($0)", "p") }
+        var index = HostIndex(items)
+        let hosts = (0..<60).map { "h\($0).example" }
+        for round in 0..<4 {
+            // 300 more each round: new hosts, and hosts the index already has.
+            items += (0..<300).map { internetItem("h\(($0 + round * 7) % 60).example", "more\(round)-\($0)", "p") }
+            index.extend(to: items)
+            #expect(index.count == items.count)
+            for host in hosts {
+                #expect(index.positions(of: host, in: items) == items.indices.filter { items[$0].server == host }, "round \(round), \(host)")
+            }
+        }
+    }
+
+    /// The indexes a write keeps (`ShelfWriter.mutate(near:)`) give what a
+    /// fresh reader of the vault gives, after every kind of change, also when
+    /// another process wrote between the snapshot and the write (then the
+    /// write scans and the indexes are built again).
+    @Test func keptIndexesAnswerAsAFreshReaderAfterEveryWrite() throws {
+        let url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("keyshelf-hostindex-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let session = try VaultDirectory(url: url).create(password: secret("master"), limits: .minimum)
+        defer { session.lock() }
+        try session.modify { contents in
+            for n in 0..<120 {
+                let item = internetItem("site\(n % 12).example", "user\(n)", "pw\(n)")
+                if n % 3 == 0 { contents.local.append(item) } else { var shared = item; shared.synchronizable = true; contents.shared.append(shared) }
+            }
+        }
+        let shelf = try Keyshelf(vault: session, consent: ScriptedConsent(otherwise: .approved))
+        let hosts = (0..<13).map { "site\($0).example" }
+        func check(_ step: String) throws {
+            let other = try VaultDirectory(url: url).unlock(password: secret("master"))
+            defer { other.lock() }
+            let fresh = try Keyshelf(vault: other, consent: ScriptedConsent(otherwise: .approved))
+            for host in hosts {
+                let pattern = try ServerPattern(parsing: host)
+                // Twice: the second lookup reads an index even where the first only scanned.
+                for _ in 0..<2 {
+                    #expect(shelf.accounts(of: pattern).map { "\($0.account)@\($0.store)" } == fresh.accounts(of: pattern).map { "\($0.account)@\($0.store)" },
+                            "\(step): \(host)")
+                }
+            }
+        }
+        _ = shelf.accounts(of: try ServerPattern(parsing: "site1.example"))
+        _ = try shelf.changePassword(secret("new"), server: ServerPattern(parsing: "site1.example"), account: "user1", in: .both, newItems: .shared)
+        #expect(!shelf.reader.indexes(near: "").indexes.isEmpty)
+        try check("password change")
+        try shelf.edit(server: ServerPattern(parsing: "site2.example"), account: "user2", MetadataChanges(label: "L", account: "renamed"))
+        try check("rename")
+        try shelf.edit(server: ServerPattern(parsing: "site4.example"), account: "user4", MetadataChanges(store: .local))
+        try check("move to the local store")
+        try shelf.edit(server: ServerPattern(parsing: "site5.example"), account: "user5", MetadataChanges(server: server("site12.example")))
+        try check("move to another server")
+        try shelf.edit(server: ServerPattern(parsing: "site7.example"), account: "user7", MetadataChanges(account: "user19"))
+        try check("rename onto another account")
+        _ = try shelf.changePassword(secret("added"), server: ServerPattern(parsing: "site8.example"), account: "newcomer", in: .both, newItems: .local)
+        try check("new account")
+        try shelf.delete(server: server("site8.example"), account: "newcomer")
+        try check("delete")
+        _ = try shelf.changePassword(secret("back"), server: ServerPattern(parsing: "site8.example"), account: "newcomer", in: .both, newItems: .local)
+        try check("revived")
+        // Another process writes between this facade's snapshot and its write.
+        let writer = try VaultDirectory(url: url).unlock(password: secret("master"))
+        try Keyshelf(vault: writer, consent: ScriptedConsent(otherwise: .approved))
+            .edit(server: ServerPattern(parsing: "site3.example"), account: "user15", MetadataChanges(account: "moved-by-another", server: server("site9.example")))
+        writer.lock()
+        _ = try shelf.changePassword(secret("after"), server: ServerPattern(parsing: "site3.example"), account: "user3", in: .both, newItems: .shared)
+        try check("write after another process's write")
+        try shelf.edit(server: ServerPattern(parsing: "site9.example"), account: "moved-by-another", MetadataChanges(label: "seen"))
+        try check("edit of the other process's item")
+    }
 }

@@ -25,12 +25,15 @@ enum PasswordUpdateConsent {
     /// `newItem` is the store's record for a credential not saved yet.
     /// `comment` nil leaves the notes as they are; `oauth` nil leaves the
     /// OAuth attributes (git helper, `OAuthAttributes`).
+    /// `lookup` finds the saved item among the items at `server`'s host of
+    /// `storeName` (the store `store` holds), when it knows them.
     /// - Throws: `errSecUserCanceled` (declined), what `LocalStore.add` throws for `newItem`.
     static func save(
         _ password: Secret, server: ServerName, account: String, comment: String?, oauth: OAuthAttributes?,
-        newItem: Item, in store: inout LocalStore, consent: any Consent, now: Date
+        newItem: Item, in store: inout LocalStore, consent: any Consent, now: Date,
+        lookup: HostLookup = .scanning, of storeName: Store = .local
     ) throws -> AddOutcome {
-        guard let index = store.items.firstIndex(inPlace: ItemQuery.internet(server, account: account).matches) else {
+        guard let index = lookup.firstIndex(in: store.items, of: storeName, where: ItemQuery.internet(server, account: account).matches) else {
             var item = newItem
             oauth?.apply(to: &item)
             try store.add(item, now: now)

@@ -15,6 +15,11 @@ public protocol CredentialVault: AnyObject {
     /// Locked read-modify-write: `body` edits the current items and they are
     /// saved (atomically) when it returns; nothing is saved when it throws.
     func modifyItems<T>(_ body: (inout StoredItems) throws -> T) throws -> T
+    /// `modifyItems`, telling `body` whether the items it edits are still
+    /// those `loadItems()` gave at `revision` (nothing changed since), so
+    /// that positions found in them hold (`ShelfWriter`'s lookups through
+    /// the reader's `HostIndex`).
+    func modifyItems<T>(since revision: Int, _ body: (inout StoredItems, _ unchanged: Bool) throws -> T) throws -> T
     /// Locked addition: `body` reads the current items and returns one item
     /// to add after the last one of `store`, or nil when the change is not a
     /// plain addition (nothing is written; use `modifyItems`). Only that item
@@ -39,6 +44,11 @@ public protocol CredentialVault: AnyObject {
 }
 
 extension CredentialVault {
+    /// `modifyItems`, never claiming the items unchanged: for vaults that do not track it.
+    public func modifyItems<T>(since revision: Int, _ body: (inout StoredItems, _ unchanged: Bool) throws -> T) throws -> T {
+        try modifyItems { try body(&$0, false) }
+    }
+
     /// `addItem` through `modifyItems`, for vaults without a cheaper way.
     public func addItem(to store: Store, _ body: (StoredItems) throws -> Item?) throws -> Bool {
         try modifyItems { items in
@@ -50,6 +60,11 @@ extension CredentialVault {
 }
 
 extension VaultSession: CredentialVault {
+    /// `modify(since:_:)`.
+    public func modifyItems<T>(since revision: Int, _ body: (inout StoredItems, _ unchanged: Bool) throws -> T) throws -> T {
+        try modify(since: revision, body)
+    }
+
     /// `contents()`.
     public func loadItems() throws -> StoredItems {
         try contents()
@@ -98,9 +113,13 @@ public final class MemoryVault: CredentialVault, @unchecked Sendable {
     }
 
     public func modifyItems<T>(_ body: (inout StoredItems) throws -> T) throws -> T {
+        try modifyItems(since: -1) { items, _ in try body(&items) }
+    }
+
+    public func modifyItems<T>(since revision: Int, _ body: (inout StoredItems, _ unchanged: Bool) throws -> T) throws -> T {
         try lock.withLock {
             var copy = items
-            let result = try body(&copy)
+            let result = try body(&copy, revision == saves)
             // As `VaultSession.modify`: a …ThisDeviceOnly item never reaches the shared file.
             if let item = copy.shared.first(where: { $0.accessible.isThisDeviceOnly }) { throw Self.deviceOnlyError(item) }
             items = copy

@@ -10,11 +10,16 @@ import KeyshelfVault
 /// following position plus one in the same bucket, in store order. Hosts are
 /// hashed and compared as `String`s, the way `ItemQuery.matches` compares them,
 /// so every item a query with that `server` can match is among the positions.
-/// Built from one snapshot; `ShelfReader.adopt` drops it with the snapshot.
+/// Built from one snapshot; `ShelfReader.adopt` drops it with the snapshot,
+/// except after a write that kept every item's host and position
+/// (`ShelfWriter.mutate(near:)`), which `extend`s it by the items appended.
+/// A position whose item has another host now is skipped when read.
 struct HostIndex {
     private var heads: [Int32]
     private var next: [Int32]
     private let mask: Int
+    /// How many items of the store the index covers (positions 0..<count).
+    private(set) var count: Int
 
     init(_ items: [Item]) {
         precondition(items.count < Int(Int32.max), "a store of more than 2^31 items")
@@ -35,10 +40,34 @@ struct HostIndex {
         self.mask = mask
         self.heads = heads
         self.next = next
+        count = items.count
     }
 
-    /// The positions in `items` (the array this index was built from) of
-    /// every item whose `server` is `host`, ascending.
+    /// Adds the positions `count..<items.count` (items appended since), each
+    /// at the end of its chain so that chains stay in store order; rebuilds
+    /// when the table would be fuller than one item per bucket.
+    mutating func extend(to items: [Item]) {
+        guard items.count > count else { return }
+        guard items.count <= heads.count else {
+            self = HostIndex(items)
+            return
+        }
+        next.append(contentsOf: repeatElement(0, count: items.count - count))
+        for i in count..<items.count {
+            let bucket = items[i].server.hashValue & mask
+            var link = Int(heads[bucket])
+            if link == 0 {
+                heads[bucket] = Int32(i + 1)
+                continue
+            }
+            while next[link - 1] != 0 { link = Int(next[link - 1]) }
+            next[link - 1] = Int32(i + 1)
+        }
+        count = items.count
+    }
+
+    /// The positions in `items` (the array this index was built from, or
+    /// extended to) of every item whose `server` is `host`, ascending.
     func positions(of host: String, in items: [Item]) -> [Int] {
         var found: [Int] = []
         items.withUnsafeBufferPointer { list in

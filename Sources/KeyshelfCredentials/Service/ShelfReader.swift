@@ -19,7 +19,7 @@ final class ShelfReader {
 
     private(set) var snapshot: VaultContents
     /// `vault.revision` when `snapshot` was taken.
-    private var snapshotRevision: Int
+    private(set) var snapshotRevision: Int
     /// Built on the first listing or search, so one-shot commands (`get`,
     /// `add`, `rm`, `list SERVER`, the git helper) never pay for it.
     private var cachedListing: Listing?
@@ -82,7 +82,10 @@ final class ShelfReader {
     }
 
     /// Makes `items` (what the vault holds at its current revision) the snapshot.
-    func adopt(_ items: VaultContents) {
+    /// - Parameter indexes: host indexes that hold for `items` up to their
+    ///   `count` (a write that kept every item's host and position); they
+    ///   are extended by the items after it. Nil: built again when needed.
+    func adopt(_ items: VaultContents, indexes: [Store: HostIndex]? = nil) {
         snapshot = items
         snapshotRevision = vault.revision
         cachedListing = nil
@@ -91,6 +94,23 @@ final class ShelfReader {
         cachedGenericIndex = nil
         hostIndexes = [:]
         hostLookups = 0
+        for (store, var index) in indexes ?? [:] where index.count <= items[store].count {
+            index.extend(to: items[store])
+            hostIndexes[store] = index
+        }
+    }
+
+    /// The host indexes of the snapshot, built now when missing, and each
+    /// store's positions of the items whose `server` is `host`: what a write
+    /// of that host's items looks through (`ShelfWriter.mutate(near:)`).
+    func indexes(near host: String) -> (indexes: [Store: HostIndex], positions: [Store: [Int]]) {
+        var positions: [Store: [Int]] = [:]
+        for store in Store.allCases {
+            let list = snapshot[store]
+            if hostIndexes[store]?.count != list.count { hostIndexes[store] = HostIndex(list) }
+            positions[store] = hostIndexes[store]!.positions(of: host, in: list)
+        }
+        return (hostIndexes, positions)
     }
 
     /// Forgets which revision the snapshot is, so the next `refresh()` reloads.
@@ -170,7 +190,7 @@ final class ShelfReader {
         for store in Store.allCases {
             let list = snapshot[store]
             if hostIndexes[store] == nil && indexing && hostLookups > 1 { hostIndexes[store] = HostIndex(list) }
-            if let index = hostIndexes[store] {
+            if let index = hostIndexes[store], index.count == list.count {
                 found[store] = index.positions(of: host, in: list).map { list[$0] }
             } else {
                 found[store] = list.indices(inPlace: { $0.pointee.server == host }).map { list[$0] }

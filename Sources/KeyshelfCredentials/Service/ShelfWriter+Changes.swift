@@ -132,12 +132,12 @@ extension ShelfWriter {
     /// Saves `password` for `account` at `server` in `store` of `items` by
     /// the one rule of both stores (`PasswordUpdateConsent`): shared through
     /// `SharedWebCredentials.add`, local with a Keychain item of `accessible`
-    /// and `accessControl`.
+    /// and `accessControl`; `lookup` finds the saved item (`ShelfWriter.mutate(near:)`).
     /// - Throws: `errSecUserCanceled` (declined, nothing changed), `errSecParam`, `errSecDuplicateItem`.
     static func save(
         _ password: Secret, server: ServerName, account: String, comment: String?, oauth: OAuthAttributes?,
         in store: Store, of items: inout VaultContents, accessible: Accessible, accessControl: AccessControl,
-        consent: any Consent, now: Date
+        consent: any Consent, now: Date, lookup: HostLookup = .scanning
     ) throws -> AddOutcome {
         switch store {
         case .shared:
@@ -145,14 +145,15 @@ extension ShelfWriter {
             var shared = SharedWebCredentials()
             swap(&shared.items, &items.shared)
             defer { swap(&shared.items, &items.shared) }
-            return try shared.add(server: server, account: account, password: password, consent: consent, comment: comment, oauth: oauth, now: now)
+            return try shared.add(server: server, account: account, password: password, consent: consent, comment: comment, oauth: oauth,
+                                  now: now, lookup: lookup)
         case .local:
             try PasswordText.validate(password, for: "the password for \(InertText.quoted(account)) on \(server.qualified)")
             let record = localRecord(server: server, account: account, password: password, comment: comment,
                                      accessible: accessible, accessControl: accessControl)
             return try editing(.local, of: &items) { local in
                 try PasswordUpdateConsent.save(password, server: server, account: account, comment: comment, oauth: oauth,
-                                               newItem: record, in: &local, consent: consent, now: now)
+                                               newItem: record, in: &local, consent: consent, now: now, lookup: lookup, of: .local)
             }
         }
     }

@@ -33,9 +33,14 @@ extension ShelfWriter {
         if let renamed = changes.account, renamed.isEmpty { throw KeychainError.param("the new account is empty") }
         let newServer = changes.server ?? server, newAccount = changes.account ?? account
         let now = Date()
-        return try mutate { items, consent in
+        let sameHost = newServer.host == server.host
+        return try mutate(near: server.host, keepsHosts: sameHost) { items, consent, lookup in
             let query = ItemQuery.internet(server, account: account)
-            let sources = filter.stores.filter { items[$0].firstIndex(inPlace: query.matches) != nil }
+            // Each store's first item of the account, found once: the edits below only change items in
+            // place or (a move, from one store) append to the other store, so these positions hold.
+            let sources = filter.stores.compactMap { store in
+                lookup.firstIndex(in: items[store], of: store, where: query.matches).map { (store: store, index: $0) }
+            }
             guard !sources.isEmpty else {
                 throw KeychainError.notFound("no saved password for \(InertText.quoted(account)) on \(server.qualified)")
             }
@@ -43,8 +48,7 @@ extension ShelfWriter {
                 throw KeychainError.param("\(InertText.quoted(account)) on \(server.qualified) is in both stores; say which copy to move with --local or --shared")
             }
             var result: [Store] = []
-            for source in sources {
-                let index = items[source].firstIndex(inPlace: query.matches)!
+            for (source, index) in sources {
                 var item = items[source][index]
                 let target = changes.store ?? source
                 if let label = changes.label { item.label = label }
@@ -59,9 +63,13 @@ extension ShelfWriter {
                     }
                 }
                 item.synchronizable = target == .shared
-                // An item already saved under the new key is overwritten only with consent.
-                let occupant = items[target].firstIndex(inPlace: { $0.pointee.id != item.id && !$0.pointee.isDeleted && item.hasPrimaryKey(of: $0) })
-                if let occupant {
+                // An item already saved under the new key is overwritten only with consent. A key
+                // that stays in its store has no other holder: that search (a pass over the store) is skipped.
+                let key = item
+                let keyMoved = target != source || !key.hasPrimaryKey(of: items[source][index])
+                let holdsKey = { (other: UnsafePointer<Item>) in other.pointee.id != key.id && !other.pointee.isDeleted && key.hasPrimaryKey(of: other) }
+                if keyMoved, let occupant = sameHost ? lookup.firstIndex(in: items[target], of: target, where: holdsKey)
+                                                     : items[target].firstIndex(inPlace: holdsKey) {
                     guard consent.ask(.update(server: newServer, account: newAccount)) != .declined else {
                         throw KeychainError.canceled("replacing the saved password for \(InertText.quoted(newAccount)) on \(newServer.qualified) was declined")
                     }

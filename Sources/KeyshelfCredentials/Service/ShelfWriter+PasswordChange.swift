@@ -36,7 +36,8 @@ extension ShelfWriter {
         try PasswordText.validate(password, for: "the password for \(InertText.quoted(account)) on \(server.qualified)")
         let fallback = filter == .both ? newItems : filter.stores[0]
         let query = ItemQuery.internet(server, account: account)
-        if label == nil, !filter.stores.contains(where: { reader.snapshot[$0].firstIndex(inPlace: query.matches) != nil }) {
+        let nearby = reader.items(at: server.host, indexing: false)
+        if label == nil, !filter.stores.contains(where: { nearby[$0].firstIndex(inPlace: query.matches) != nil }) {
             // New everywhere: the append path writes one item (`add`).
             var report = PasswordChangeReport(server: server)
             report[fallback] = try add(server: server, account: account, password: password, to: fallback, comment: comment,
@@ -44,10 +45,10 @@ extension ShelfWriter {
             return report
         }
         let now = Date()
-        return try mutate { items, consent in
-            // One pass per store finds every item of the account; the checks below look at those only.
+        return try mutate(near: server.host, keepsHosts: true) { items, consent, lookup in
+            // One pass per store (or the host's few items) finds every item of the account; the checks below look at those only.
             var matching: [Store: [Int]] = [:]
-            for store in filter.stores { matching[store] = items[store].indices(inPlace: query.matches) }
+            for store in filter.stores { matching[store] = lookup.indices(in: items[store], of: store, where: query.matches) }
             let holders = filter.stores.filter { matching[$0]?.isEmpty == false }
             let targets = holders.isEmpty ? [fallback] : holders
             for store in targets {
@@ -61,9 +62,13 @@ extension ShelfWriter {
             let approved = ApproveAll()
             var report = PasswordChangeReport(server: server)
             for store in targets {
+                // Where the account was found, `save` changes that item; else it appends one, which only a scan finds.
+                let found = matching[store]?.isEmpty == false
                 report[store] = try Self.save(password, server: server, account: account, comment: comment, oauth: nil, in: store, of: &items,
-                                              accessible: .whenUnlocked, accessControl: .none, consent: approved, now: now)
-                if let label, items[store].firstIndex(inPlace: query.matches).map({ items[store][$0].label != label }) ?? false {
+                                              accessible: .whenUnlocked, accessControl: .none, consent: approved, now: now,
+                                              lookup: found ? lookup : .scanning)
+                if let label, (found ? matching[store]?.first : items[store].firstIndex(inPlace: query.matches))
+                    .map({ items[store][$0].label != label }) ?? false {
                     try Self.editing(store, of: &items) { _ = try $0.update(query, with: ItemChanges(label: label), now: now) }
                     if report[store] == .unchanged { report[store] = .updated }
                 }

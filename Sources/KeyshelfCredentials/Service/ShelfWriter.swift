@@ -46,16 +46,45 @@ final class ShelfWriter {
         }
     }
 
+    /// `mutate` for a change of the items at one host (`edit`, a password
+    /// change): `body` also gets a `HostLookup`, which finds that host's
+    /// items through the reader's `HostIndex` when the locked run edits the
+    /// snapshot's items (else by a scan). With `keepsHosts` (the change
+    /// moves no item to another host and removes none) the reader keeps its
+    /// indexes afterwards, extended by the items appended, so the next
+    /// lookup or write builds none.
+    func mutate<T>(near host: String, keepsHosts: Bool, _ body: (inout VaultContents, any Consent, HostLookup) throws -> T) throws -> T {
+        let recorded = RecordedConsent(consent)
+        if !consent.answersWithoutWaiting {
+            var dryRun = try vault.loadItems()
+            _ = try body(&dryRun, recorded, HostLookup.scanning)
+        }
+        let revision = reader.snapshotRevision
+        let (indexes, positions) = reader.indexes(near: host)
+        var kept: [Store: HostIndex]?
+        let result = try withoutSnapshot(keeping: { kept }) {
+            try vault.modifyItems(since: revision) { items, unchanged in
+                let result = try body(&items, recorded, HostLookup(positions: unchanged ? positions : nil))
+                if consent.isWaitingForAnswer { throw KeychainError.canceled("a consent request is waiting for the user's answer") }
+                if unchanged && keepsHosts { kept = indexes }
+                return result
+            }
+        }
+        return result
+    }
+
     /// Runs a locked write holding no reference to the vault's item arrays,
     /// so the vault edits and saves them in place: a second reference would
     /// make appending to a large store (and its re-encoding) copy every item.
     /// Saved or not, the snapshot is then what the vault now has (or, when it
     /// cannot say, the next `refresh()` asks again).
-    func withoutSnapshot<T>(_ write: () throws -> T) rethrows -> T {
+    /// - Parameter keeping: after the write, the host indexes that still
+    ///   hold for what the vault then has (nil: none).
+    func withoutSnapshot<T>(keeping: () -> [Store: HostIndex]? = { nil }, _ write: () throws -> T) rethrows -> T {
         reader.adopt(VaultContents())
         defer {
             if let items = try? vault.loadItems() {
-                reader.adopt(items)
+                reader.adopt(items, indexes: keeping())
             } else {
                 reader.invalidate()
             }
@@ -77,5 +106,28 @@ final class ShelfWriter {
         exchange()
         defer { exchange() }
         return try body(&local)
+    }
+}
+
+/// Where a write looks for the items of the host it changes
+/// (`ShelfWriter.mutate(near:)`): among the positions the reader's
+/// `HostIndex` gave, when they hold for the items edited, else in the whole store.
+struct HostLookup {
+    /// Per store, the positions of the host's items; nil: unknown (scan).
+    let positions: [Store: [Int]]?
+
+    /// Every lookup scans the whole store.
+    static let scanning = HostLookup(positions: nil)
+
+    /// The first position in `items` (`store`'s) whose item satisfies `matches`.
+    func firstIndex(in items: [Item], of store: Store, where matches: (UnsafePointer<Item>) -> Bool) -> Int? {
+        guard let candidates = positions?[store] else { return items.firstIndex(inPlace: matches) }
+        return items.withUnsafeBufferPointer { list in candidates.first { matches(list.baseAddress! + $0) } }
+    }
+
+    /// Every position in `items` (`store`'s) whose item satisfies `matches`, ascending.
+    func indices(in items: [Item], of store: Store, where matches: (UnsafePointer<Item>) -> Bool) -> [Int] {
+        guard let candidates = positions?[store] else { return items.indices(inPlace: matches) }
+        return items.withUnsafeBufferPointer { list in candidates.filter { matches(list.baseAddress! + $0) } }
     }
 }

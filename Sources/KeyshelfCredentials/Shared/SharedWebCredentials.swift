@@ -37,9 +37,18 @@ public struct SharedWebCredentials: Sendable {
         server: ServerName, account: String, password: Secret?, consent: any Consent,
         comment: String? = nil, oauth: OAuthAttributes? = nil, now: Date = Date()
     ) throws -> AddOutcome {
+        try add(server: server, account: account, password: password, consent: consent, comment: comment, oauth: oauth, now: now, lookup: .scanning)
+    }
+
+    /// `add`, finding the saved record through `lookup` (the shared store's
+    /// items at `server`'s host, when the caller knows their positions).
+    mutating func add(
+        server: ServerName, account: String, password: Secret?, consent: any Consent,
+        comment: String?, oauth: OAuthAttributes?, now: Date, lookup: HostLookup
+    ) throws -> AddOutcome {
         try Self.check(account: account, password: password, server: server)
         guard let password else {
-            guard let existing = items.firstIndex(inPlace: ItemQuery.internet(server, account: account).matches) else {
+            guard let existing = lookup.firstIndex(in: items, of: .shared, where: ItemQuery.internet(server, account: account).matches) else {
                 throw KeychainError.notFound("no shared password for \(InertText.quoted(account)) on \(server.qualified)")
             }
             guard consent.ask(.delete(server: server, account: account)) != .declined else {
@@ -54,7 +63,7 @@ public struct SharedWebCredentials: Sendable {
         defer { swap(&store.items, &items) }
         return try PasswordUpdateConsent.save(password, server: server, account: account, comment: comment, oauth: oauth,
                                               newItem: Self.record(server: server, account: account, password: password, comment: comment ?? ""),
-                                              in: &store, consent: consent, now: now)
+                                              in: &store, consent: consent, now: now, lookup: lookup, of: .shared)
     }
 
     /// `SecRequestSharedWebCredential`: the records matching `server` and

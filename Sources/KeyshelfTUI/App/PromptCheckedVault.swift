@@ -19,6 +19,10 @@ final class PromptCheckedVault: CredentialVault {
 
     func modifyItems<T>(_ body: (inout StoredItems) throws -> T) throws -> T { try base.modifyItems(body) }
 
+    func modifyItems<T>(since revision: Int, _ body: (inout StoredItems, Bool) throws -> T) throws -> T {
+        try base.modifyItems(since: revision, body)
+    }
+
     func addItem(to store: Store, _ body: (StoredItems) throws -> Item?) throws -> Bool { try base.addItem(to: store, body) }
 
     var revision: Int { base.revision }
