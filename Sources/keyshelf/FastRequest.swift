@@ -9,8 +9,12 @@
 /// - `add SERVER ACCOUNT --password-stdin [--yes | -y] [--local | --shared]`
 /// - `rm SERVER ACCOUNT (--yes | -y) [--local | --shared]` (without `--yes`
 ///   the agent always asks for consent, which the full program puts to the user)
+/// - `edit SERVER ACCOUNT` with one or more of `--label L`, `--account A`,
+///   `--move-to local|shared` (each once, as `--label L` or `--label=L`),
+///   `[--yes | -y] [--local | --shared]` (the agent's `edit`; a consent it
+///   asks for goes to the full program)
 ///
-/// For `add` and `rm` the ACCOUNT and the SERVER's host must be ASCII (the
+/// For `add`, `rm` and `edit` the ACCOUNT (and a new one) and the SERVER's host must be ASCII (the
 /// host without an IDNA label): the report printed after the write is then
 /// one the thin client prints exactly as the full program (`Line`).
 ///
@@ -33,6 +37,8 @@ struct FastRequest {
         case change(ServerPattern, account: String, yes: Bool, filter: UInt8, newItems: UInt8)
         /// `rm SERVER ACCOUNT --yes` (the agent's `delete`).
         case delete(ServerPattern, account: String, filter: UInt8)
+        /// `edit SERVER ACCOUNT` (the agent's `edit`); `moveTo`: 0 local, 1 shared, 2 stays.
+        case edit(ServerPattern, account: String, label: String?, newAccount: String?, moveTo: UInt8, yes: Bool, filter: UInt8)
     }
 
     let command: Command
@@ -43,7 +49,10 @@ struct FastRequest {
     private static let flags: [String: Set<String>] = [
         "get": ["--yes", "--local", "--shared"], "list": ["--local", "--shared"], "search": [],
         "add": ["--password-stdin", "--yes", "--local", "--shared"], "rm": ["--yes", "--local", "--shared"],
+        "edit": ["--yes", "--local", "--shared"],
     ]
+    /// The options of `edit` the thin client serves, which take a value.
+    private static let valueOptions: Set<String> = ["--label", "--account", "--move-to"]
 
     /// - Parameter arguments: the command line without the program name.
     /// - Throws: `HandBack.unservedArguments`.
@@ -51,6 +60,7 @@ struct FastRequest {
         var vault: String?
         var words: [String] = []
         var flags: Set<String> = []
+        var values: [String: String] = [:]
         var commandWord: String?
         var index = 0
         while index < arguments.count {
@@ -68,6 +78,16 @@ struct FastRequest {
             } else if argument == "-" || !argument.hasPrefix("-") {
                 guard !argument.isEmpty else { throw .unservedArguments }
                 if commandWord == nil { commandWord = argument } else { words.append(argument) }
+            } else if commandWord == "edit", let name = Self.valueOptions.first(where: { argument == $0 || argument.hasPrefix($0 + "=") }) {
+                // Given twice is the full program's usage error.
+                guard values[name] == nil else { throw .unservedArguments }
+                if argument == name {
+                    guard index < arguments.count else { throw .unservedArguments }
+                    values[name] = arguments[index]
+                    index += 1
+                } else {
+                    values[name] = String(argument.dropFirst(name.count + 1))
+                }
             } else {
                 // A flag before the command word is the full program's (`--version`, `--help`, `--password-fd`, …).
                 guard let commandWord, let allowed = Self.flags[commandWord],
@@ -94,6 +114,22 @@ struct FastRequest {
             command = .change(server, account: words[1], yes: yes, filter: filter, newItems: filter == 1 ? 0 : 1)
         case "rm" where words.count == 2 && yes:
             command = .delete(try Self.reportable(try ServerPattern(words[0]), account: words[1]), account: words[1], filter: filter)
+        case "edit" where words.count == 2 && !values.isEmpty:
+            let newAccount = values["--account"]
+            // An empty new account is the full program's error; the report names the new account.
+            if let newAccount {
+                guard !newAccount.isEmpty else { throw .unservedArguments }
+                _ = try Self.reportable(try ServerPattern(words[0]), account: newAccount)
+            }
+            let moveTo: UInt8
+            switch values["--move-to"] {
+            case nil: moveTo = 2
+            case "local": moveTo = 0
+            case "shared": moveTo = 1
+            default: throw .unservedArguments
+            }
+            command = .edit(try Self.reportable(try ServerPattern(words[0]), account: words[1]), account: words[1], label: values["--label"],
+                            newAccount: newAccount, moveTo: moveTo, yes: yes, filter: filter)
         default:
             throw .unservedArguments
         }
@@ -155,6 +191,16 @@ struct FastRequest {
             out.string(account)
             // answers: approveAll (`rm` is served with --yes only), none given.
             out.bytes([filter, 1, 0])
+        case let .edit(server, account, label, newAccount, moveTo, yes, filter):
+            out.bytes([2, 20])
+            out.pattern(server)
+            out.string(account)
+            out.bytes([filter])
+            // changes: label, notes (none), account, server (none), store; then answers: approveAll (--yes), none given.
+            out.optionalString(label)
+            out.bytes([0])
+            out.optionalString(newAccount)
+            out.bytes([0, moveTo, yes ? 1 : 0, 0])
         }
         let secret = password ?? UnsafeRawBufferPointer(start: nil, count: 0)
         var head: [UInt8] = []
@@ -217,6 +263,13 @@ struct RequestWriter {
         let utf8 = Array(value.utf8)
         withUnsafeBytes(of: UInt32(utf8.count).littleEndian) { body += $0 }
         body += utf8
+    }
+
+    /// `u8` 0, or `u8` 1 then the string.
+    mutating func optionalString(_ value: String?) {
+        guard let value else { return bytes([0]) }
+        bytes([1])
+        string(value)
     }
 
     mutating func pattern(_ pattern: ServerPattern) {

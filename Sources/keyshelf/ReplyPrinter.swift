@@ -19,6 +19,8 @@ enum ReplyPrinter {
             return try WriteReport.change(&reader, host: server.host, account: account)
         case let .delete(server, account, _):
             return try WriteReport.deletion(&reader, host: server.host, account: account)
+        case let .edit(server, account, _, newAccount, _, _, _):
+            return try WriteReport.edit(&reader, host: server.host, account: newAccount ?? account)
         default:
             break
         }

@@ -1,5 +1,5 @@
 /// The report line of a write the agent made, on standard error, as
-/// KeyshelfCLI's `AddCommand.describe` and `RmCommand` write it through
+/// KeyshelfCLI's `AddCommand.describe`, `RmCommand` and `EditCommand` write it through
 /// `CommandContext.note` ("keyshelf: " and the line).
 ///
 /// The request's names were checked to be ones `Line` prints
@@ -52,6 +52,23 @@ enum WriteReport {
         try line.server(host: server.host, port: server.port, scheme: server.scheme)
         // `RmCommand.from`: with neither flag set it says the shared credentials too.
         line.words(local == 1 && shared == 1 ? " from both stores" : local == 1 ? " from the local store" : " from the shared credentials")
+        note(String(decoding: line.bytes, as: UTF8.self))
+    }
+
+    /// `edit`'s `ok` fields: the `server` the item is at, then per store
+    /// (local, shared) 1 when it is there afterwards, 0 not; reported as
+    /// KeyshelfCLI's `EditCommand` does.
+    /// - Throws: `HandBack.notPlainSuccess` for a reply that does not fit.
+    static func edit(_ reader: inout ReplyReader, host: String, account: String) throws(HandBack) {
+        let server = try self.server(&reader, host: host)
+        let local = try reader.byte(), shared = try reader.byte()
+        guard reader.isAtEnd, local <= 1, shared <= 1, local + shared > 0 else { throw .notPlainSuccess }
+        var line = Line()
+        line.words("changed ")
+        try line.quoted(account)
+        line.words(" on ")
+        try line.server(host: server.host, port: server.port, scheme: server.scheme)
+        line.words(local == 1 && shared == 1 ? ", now in both stores" : local == 1 ? ", now in the local store" : ", now in the shared credentials")
         note(String(decoding: line.bytes, as: UTF8.self))
     }
 

@@ -2,8 +2,9 @@ import CSystem
 import Glibc
 
 // The thin `keyshelf` (docs/architecture.md, "The thin client"): `get`,
-// `list`, `search`, `add --password-stdin` and `rm --yes` answered by an
-// unlocked agent are printed here, with no Foundation loaded; every other
+// `list`, `search`, `add --password-stdin`, `rm --yes` and `edit` of a label,
+// an account name or a store, answered by an unlocked agent, are printed here,
+// with no Foundation loaded; every other
 // command line, and every answer that is not a plain success, runs the full
 // program with the same arguments (and, after `add` read its password, the
 // same standard input).

@@ -157,7 +157,20 @@ import Testing
         (["rm", "smtp://mail.example.com:2525", "q\"uo\\te\u{1}", "-y", "--local"], ""),
         (["rm", "http://h.example.com:8080", "bob\ttab", "--yes"], ""),
         (["rm", "example.com", "alice", "--yes", "--shared"], ""),
+        (["edit", "example.com", "alice", "--label", "Work"], ""),
+        (["edit", "example.com", "alice", "--label=", "-y", "--local"], ""),
+        (["edit", "new.example", "alice", "--account", "alicia", "--move-to", "local"], ""),
+        (["edit", "new.example", "alicia", "--account=zed", "--label", "--move-to"], ""),  // the label is "--move-to"
+        (["--vault", "VAULT", "edit", "other.example", "-", "--move-to", "shared"], ""),
         // Handed on: nothing found; consent needed (no terminal: declined); the input the full program reports on.
+        (["edit", "nothing.example", "nobody", "--label", "x"], ""),
+        (["edit", "new.example", "zed", "--account", "-", "--server", "other.example"], ""),
+        (["edit", "example.com", "alice", "--account", ""], ""),
+        (["edit", "example.com", "alice", "--label", "a", "--label", "b"], ""),
+        (["edit", "example.com", "alice", "--move-to", "nowhere"], ""),
+        (["edit", "example.com", "alice", "--label"], ""),
+        (["edit", "example.com", "alice"], ""),
+        (["edit", "example.com", "alice", "--account", "zoë"], ""),
         (["rm", "nothing.example", "nobody", "--yes"], ""),
         (["rm", "example.com", "alice"], ""),
         (["add", "example.com", "alice", "--password-stdin"], "changed\n"),
@@ -239,6 +252,11 @@ import Testing
         let removed = try shelf.run(thin, ["rm", "new.example", "zed", "--yes", "--shared"])
         #expect(removed.status == 0 && removed.stdout.isEmpty, "\(removed)")
         #expect(removed.stderr == "keyshelf: deleted the password for \"zed\" on new.example from the shared credentials\n")
+        let edited = try shelf.run(thin, ["edit", "git.example.com", "carol", "--label", "Build bot"])
+        #expect(edited.status == 0 && edited.stdout.isEmpty, "\(edited)")
+        #expect(edited.stderr == "keyshelf: changed \"carol\" on git.example.com, now in the shared credentials\n")
+        let json = try shelf.run(Self.full, ["get", "git.example.com", "carol", "--json", "--yes"])
+        #expect((try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])?["label"] as? String == "Build bot", "\(json)")
         let handedOn = try shelf.run(thin, ["get", "git.example.com", "carol"])
         #expect(handedOn.status == 1)
         #expect(handedOn.stderr == "keyshelf: cannot run the full program \(alone.path)/keyshelf-full: No such file or directory\n")
