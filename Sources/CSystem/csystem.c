@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "csystem.h"
 #include <fcntl.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <unistd.h>
 #include <sys/prctl.h>
@@ -52,4 +53,8 @@ int keyshelf_tty_echo_restore(int fd, int token) {
     if (tcgetattr(fd, &t) != 0) return -1;
     if (token) t.c_lflag |= ECHO; else t.c_lflag &= ~(tcflag_t)ECHO;
     return tcsetattr(fd, TCSAFLUSH, &t);
+}
+
+int keyshelf_set_mmap_threshold(int bytes) {
+    return mallopt(M_MMAP_THRESHOLD, bytes);
 }

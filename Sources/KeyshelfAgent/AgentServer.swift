@@ -50,6 +50,7 @@ public enum AgentServer {
     private static func serve(_ location: AgentLocation) throws {
         ProcessHardening.disableCoreDumps()
         ProcessHardening.ignoreFileSizeSignal()
+        ProcessHardening.returnLargeFreesToTheKernel()
         try location.checkDirectory(create: true)
         // Held for the agent's whole life: a second agent for the same vault
         // gives up here, and a killed agent's lock vanishes with it.

@@ -72,7 +72,7 @@ extension FrameReader {
         case .get:
             return .record(try record())
         case .list:
-            return .records(try records())
+            return .records(CredentialRecords(try records()))
         case .search:
             let records = try records()
             let count = Int(try integer(UInt32.self))
@@ -80,7 +80,7 @@ extension FrameReader {
             var generics: [GenericEntry] = []
             generics.reserveCapacity(count)
             for _ in 0..<count { generics.append(try generic()) }
-            return .found(records: records, generics: generics)
+            return .found(records: CredentialRecords(records), generics: generics)
         case .change:
             var report = PasswordChangeReport(server: try server())
             for (store, outcome) in try outcomes() { report[store] = outcome }

@@ -6,6 +6,11 @@
 /// Sets RLIMIT_CORE to 0 and PR_SET_DUMPABLE to 0. Returns 0, or -1 with errno set.
 int keyshelf_disable_core_dumps(void);
 
+/// mallopt(M_MMAP_THRESHOLD, bytes): allocations of `bytes` or more get their
+/// own mapping, unmapped when freed (and the threshold no longer moves).
+/// Returns 1 on success, 0 on failure (malloc.h is not in Glibc's module).
+int keyshelf_set_mmap_threshold(int bytes);
+
 /// The uid and pid of the process at the other end of a connected Unix
 /// socket (SO_PEERCRED). Returns 0, or -1 with errno set.
 int keyshelf_peer_credentials(int fd, uid_t *uid, pid_t *pid);

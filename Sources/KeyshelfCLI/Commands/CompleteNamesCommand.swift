@@ -59,6 +59,6 @@ struct CompleteNamesCommand: Command {
         let result = try? AgentClient.perform(.list(server: server, filter: .both), for: directory,
                                               environment: context.environment,
                                               consent: context.unattendedConsent, approveAll: false)
-        return result?.records ?? []
+        return result?.records.map(Array.init) ?? []
     }
 }

@@ -21,8 +21,8 @@ struct ListCommand: Command {
     func run(_ context: CommandContext) throws -> ExitCode {
         let serverName = try server.map(ServerArgument.pattern)
         if serverName == nil { return try listEverything(context) }
-        let records = try VaultAccess.opener(options, context).answer(
-            .list(server: serverName, filter: options.scope), yes: false, value: \.records)
+        let records = Array(try VaultAccess.opener(options, context).answer(
+            .list(server: serverName, filter: options.scope), yes: false, value: \.records))
         if options.json {
             try RecordOutput.printJSON(records, context)
         } else {

@@ -20,8 +20,9 @@ struct SearchCommand: Command {
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let (records, generics) = try VaultAccess.opener(options, context).answer(
+        let (found, generics) = try VaultAccess.opener(options, context).answer(
             .search(query: query, filter: .both), yes: false, value: \.found)
+        let records = Array(found)
         // As `list` prints them: web logins, then the generic passwords' own group.
         if options.json {
             try RecordOutput.printJSON(records, generics: generics, context)

@@ -29,59 +29,10 @@ struct Listing {
     }
 
     init(_ items: VaultContents) {
-        let count = items.local.count + items.shared.count
-        var groupOf: [ServerKey: Int] = [:]
-        // At most one server per item; growing the table step by step would
-        // rehash every key several times (a third of the listing at 100k servers).
-        groupOf.reserveCapacity(count)
-        var keys: [ServerKey] = []
-        var members: [Member] = []
-        var memberGroup: [Int] = []
-        members.reserveCapacity(count)
-        memberGroup.reserveCapacity(count)
-        for store in Store.allCases {
-            let list = items[store]
-            var last: (index: Int, group: Int)?
-            for i in list.indices where !list[i].isDeleted && list[i].itemClass == .internetPassword {
-                let group: Int
-                // Consecutive items of one server, the common case, skip the hash lookup.
-                if let last, list[last.index].server == list[i].server, list[last.index].port == list[i].port,
-                   list[last.index].protocol == list[i].protocol {
-                    group = last.group
-                } else {
-                    let key = Listing.key(of: list[i])
-                    if let known = groupOf[key] {
-                        group = known
-                    } else {
-                        group = keys.count
-                        groupOf[key] = group
-                        keys.append(key)
-                    }
-                }
-                last = (i, group)
-                members.append(Member(store: store, index: i))
-                memberGroup.append(group)
-            }
-        }
-
-        let servers = keys.map { ServerName(host: $0.host, port: $0.port, scheme: $0.scheme) }
-        let order = servers.indices.sorted { servers[$0] < servers[$1] }
-        // Counting sort: each group's members land in its domain's slot.
-        var counts = [Int](repeating: 0, count: keys.count)
-        for group in memberGroup { counts[group] += 1 }
-        var starts = [Int](repeating: 0, count: keys.count)
-        var next = 0
-        ranges.reserveCapacity(keys.count)
-        for group in order {
-            starts[group] = next
-            ranges.append(next..<(next + counts[group]))
-            next += counts[group]
-        }
-        var placed = [Member](repeating: Member(store: .local, index: 0), count: members.count)
-        for (member, group) in zip(members, memberGroup) {
-            placed[starts[group]] = member
-            starts[group] += 1
-        }
+        // Each step in its own function, so that what it alone needs (the
+        // grouping's hash table, 12.6 MB at 100k servers) is freed before the
+        // entries and domains are made: the listing's peak memory is the agent's.
+        var (servers, order, placed) = arranged(items)
 
         // Unsafe buffers: reading a field through one borrows it, where an
         // array element access may copy the whole item (a dozen retains).
@@ -91,7 +42,7 @@ struct Listing {
                     (m.store == .local ? local : shared).baseAddress! + m.index
                 }
                 entries.reserveCapacity(placed.count)
-                domains.reserveCapacity(keys.count)
+                domains.reserveCapacity(servers.count)
                 for (range, group) in zip(ranges, order) {
                     if range.count > 1 {
                         placed[range].sort { a, b in
@@ -110,6 +61,72 @@ struct Listing {
                 }
             }
         }
+    }
+
+    /// Every live web login of `items` as a member of its server's group
+    /// (the item's stored server, protocol and folded port), groups in the
+    /// order first met: the servers, each member, and each member's group.
+    private static func groups(of items: VaultContents) -> (servers: [ServerName], members: [Member], memberGroup: [Int]) {
+        let count = items.local.count + items.shared.count
+        var groupOf: [ServerKey: Int] = [:]
+        // At most one server per item; growing the table step by step would
+        // rehash every key several times (a third of the listing at 100k servers).
+        groupOf.reserveCapacity(count)
+        var servers: [ServerName] = []
+        var members: [Member] = []
+        var memberGroup: [Int] = []
+        members.reserveCapacity(count)
+        memberGroup.reserveCapacity(count)
+        for store in Store.allCases {
+            let list = items[store]
+            var last: (index: Int, group: Int)?
+            for i in list.indices where !list[i].isDeleted && list[i].itemClass == .internetPassword {
+                let group: Int
+                // Consecutive items of one server, the common case, skip the hash lookup.
+                if let last, list[last.index].server == list[i].server, list[last.index].port == list[i].port,
+                   list[last.index].protocol == list[i].protocol {
+                    group = last.group
+                } else {
+                    let key = Listing.key(of: list[i])
+                    if let known = groupOf[key] {
+                        group = known
+                    } else {
+                        group = servers.count
+                        groupOf[key] = group
+                        servers.append(ServerName(host: key.host, port: key.port, scheme: key.scheme))
+                    }
+                }
+                last = (i, group)
+                members.append(Member(store: store, index: i))
+                memberGroup.append(group)
+            }
+        }
+        return (servers, members, memberGroup)
+    }
+
+    /// The servers, their listing order, and the members in listing order
+    /// by server (a counting sort; accounts are sorted within each range
+    /// afterwards); sets `ranges` (each domain's entries, in that order).
+    private mutating func arranged(_ items: VaultContents) -> (servers: [ServerName], order: [Int], placed: [Member]) {
+        let (servers, members, memberGroup) = Self.groups(of: items)
+        let order = servers.indices.sorted { servers[$0] < servers[$1] }
+        let groupCount = servers.count
+        var counts = [Int](repeating: 0, count: groupCount)
+        for group in memberGroup { counts[group] += 1 }
+        var starts = [Int](repeating: 0, count: groupCount)
+        var next = 0
+        ranges.reserveCapacity(groupCount)
+        for group in order {
+            starts[group] = next
+            ranges.append(next..<(next + counts[group]))
+            next += counts[group]
+        }
+        var placed = [Member](repeating: Member(store: .local, index: 0), count: members.count)
+        for (member, group) in zip(members, memberGroup) {
+            placed[starts[group]] = member
+            starts[group] += 1
+        }
+        return (servers, order, placed)
     }
 
     /// The position in `domains` of the domain holding entry `entry` (binary search over `ranges`).

@@ -86,9 +86,9 @@ public enum ShelfOperation: Sendable {
             return .record(try shelf.get(server: server, account: account, in: filter))
         case let .list(server, filter):
             let entries = server.map { shelf.accounts(of: $0, in: filter) } ?? shelf.entries(in: filter)
-            return .records(entries.map(\.record))
+            return .records(CredentialRecords(entries: entries))
         case let .search(query, filter):
-            return .found(records: shelf.search(query, in: filter).map(\.record),
+            return .found(records: CredentialRecords(entries: shelf.search(query, in: filter)),
                           generics: shelf.searchGenerics(query, in: filter))
         case let .change(server, account, password, filter, newItems):
             return .changed(try shelf.changePassword(password, server: server, account: account, in: filter, newItems: newItems))

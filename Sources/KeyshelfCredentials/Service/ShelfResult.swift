@@ -6,10 +6,10 @@ public enum ShelfResult: Sendable, Equatable {
     /// `get`: the record, with its password.
     case record(CredentialRecord)
     /// `list`: records without passwords, in the facade's order.
-    case records([CredentialRecord])
+    case records(CredentialRecords)
     /// `search`: the matching web logins (without passwords) and generic
     /// passwords, each in the facade's order.
-    case found(records: [CredentialRecord], generics: [GenericEntry])
+    case found(records: CredentialRecords, generics: [GenericEntry])
     /// `change`: the outcome per store.
     case changed(PasswordChangeReport)
     /// `delete`: the server the account was deleted on and the stores it
@@ -44,12 +44,12 @@ public enum ShelfResult: Sendable, Equatable {
     }
 
     /// The records of a `list`, else nil.
-    public var records: [CredentialRecord]? {
+    public var records: CredentialRecords? {
         if case .records(let found) = self { found } else { nil }
     }
 
     /// The web logins and generic passwords of a `search`, else nil.
-    public var found: (records: [CredentialRecord], generics: [GenericEntry])? {
+    public var found: (records: CredentialRecords, generics: [GenericEntry])? {
         if case let .found(records, generics) = self { (records, generics) } else { nil }
     }
 
