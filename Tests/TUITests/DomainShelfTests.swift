@@ -174,6 +174,27 @@ import KeyshelfVault
         #expect(try Keyshelf(vault: vault).reveal(updated).unsafeString() == "x")
     }
 
+    /// Declining "Update Saved Password?" refuses the new password only: the
+    /// notes and label typed in the same form are saved, and the status says so.
+    @Test func decliningThePasswordUpdateKeepsTheFormsOtherEdits() throws {
+        let vault = try vault()
+        let notes: [Key?] = [.control("u")] + "new notes".map { Key.character($0) }
+        let label: [Key?] = "Books".map { Key.character($0) }
+        let screen = try run(vault, [.tab, .character("e"), .tab, .character("x"), .tab] + notes + [.tab] + label
+                             + [.control("s"), .escape])
+        #expect(screen.frames.contains { $0.contains("Update Saved Password?") })
+        let keyshelf = try Keyshelf(vault: vault)
+        let entry = try #require(keyshelf.entries().first { $0.account == "anna" })
+        #expect(try keyshelf.reveal(entry).unsafeString() == "pw-anna")
+        #expect(entry.comment == "new notes")
+        #expect(entry.label == "Books")
+        #expect(screen.text.contains("kept the saved password"), "\(screen.text)")
+
+        // With nothing else changed, declining changes nothing and says so.
+        let unchanged = try run(vault, [.tab, .character("e"), .tab, .character("x"), .control("s"), .escape])
+        #expect(unchanged.text.contains("Canceled"), "\(unchanged.text)")
+    }
+
     @Test func loginUsesTheLocalStoreFirstAndAsksBeforeReleasingShared() throws {
         let vault = try vault()
         let local = try run(vault, [.character("j"), .character("L")] + "correct horse".map { Key.character($0) } + [.enter])

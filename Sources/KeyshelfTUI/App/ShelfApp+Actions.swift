@@ -70,22 +70,35 @@ extension ShelfApp {
                 form.focus(on: 0)
                 return "Some fields need a value."
             }
+            let comment = form.text(at: notesField) ?? ""
+            let label = form.text(at: notesField + 1) ?? record.label, server = form.text(at: notesField + 2) ?? ""
+            let store: Store = form.choice(at: notesField + 3) == 1 ? .local : .shared
+            let changes = (label: label == record.label ? nil : label,
+                           server: server == record.serverWithPort || server.isEmpty ? nil : server,
+                           store: store == record.store ? nil : store)
+            let othersChanged = account != record.account || comment != record.comment
+                || changes.label != nil || changes.server != nil || changes.store != nil
+            var passwordDeclined = false
             do {
-                try shelf.update(record, account: account, password: secret.isEmpty ? nil : secret.secret(),
-                                 comment: form.text(at: notesField) ?? "", prompts: self)
-                let label = form.text(at: notesField + 1) ?? record.label, server = form.text(at: notesField + 2) ?? ""
-                let store: Store = form.choice(at: notesField + 3) == 1 ? .local : .shared
-                try shelf.editMetadata(record, account: account, label: label == record.label ? nil : label,
-                                       server: server == record.serverWithPort || server.isEmpty ? nil : server,
-                                       store: store == record.store ? nil : store, prompts: self)
+                do {
+                    try shelf.update(record, account: account, password: secret.isEmpty ? nil : secret.secret(),
+                                     comment: comment, prompts: self)
+                } catch is ConsentDeclined where !secret.isEmpty && othersChanged {
+                    // "Not Now" refuses the new password only: the form's other edits are still what the user asked for.
+                    passwordDeclined = true
+                    try shelf.update(record, account: account, password: nil, comment: comment, prompts: self)
+                }
+                try shelf.editMetadata(record, account: account, label: changes.label, server: changes.server,
+                                       store: changes.store, prompts: self)
             } catch let declined as ConsentDeclined {
+                reload(select: record.id)
                 setStatus(declined.description)
                 return nil
             } catch {
                 return "\(error)"
             }
             reload(select: record.id)
-            setStatus("Updated \(account).")
+            setStatus(passwordDeclined ? "Updated \(account); kept the saved password (you declined the new one)." : "Updated \(account).")
             return nil
         }
         secret.clear()
