@@ -90,6 +90,8 @@ import KeyshelfVault
         let added = try #require(try Keyshelf(vault: vault).entries().first { $0.account == "max" })
         #expect(added.server.host == "xn--mnchen-3ya.example")
         #expect(screen.text.contains("münchen.example"))
+        #expect(screen.text.contains("Saved max for münchen.example."), "the status names the server as the lists do: \(screen.text)")
+        #expect(!screen.text.contains("MÜNCHEN"))
     }
 
     @Test func revealOfAUserPresenceItemAsksTheMasterPassword() throws {

@@ -128,11 +128,12 @@ public final class KeyshelfShelf: Shelf {
         return try asking(prompts) { try keyshelf.reveal(entry, for: purpose) }
     }
 
-    public func add(server: String, account: String, password: Secret, store: Store, comment: String, prompts: UserPrompts) throws {
+    public func add(server: String, account: String, password: Secret, store: Store, comment: String, prompts: UserPrompts) throws -> ServerName {
         let name = try ServerName(parsing: server)
         try asking(prompts) {
             _ = try keyshelf.add(server: name, account: account, password: password, to: store, comment: comment)
         }
+        return name
     }
 
     public func update(_ record: ShelfEntry, account: String, password: Secret?, comment: String, prompts: UserPrompts) throws {

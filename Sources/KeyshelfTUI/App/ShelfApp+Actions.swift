@@ -29,9 +29,10 @@ extension ShelfApp {
                 return "Some fields need a value."
             }
             let store: Store = form.choice(at: 3) == 1 ? .local : .shared
+            let saved: ServerName
             do {
-                try shelf.add(server: server, account: account, password: secret.secret(), store: store,
-                              comment: form.text(at: 4) ?? "", prompts: self)
+                saved = try shelf.add(server: server, account: account, password: secret.secret(), store: store,
+                                      comment: form.text(at: 4) ?? "", prompts: self)
             } catch {
                 return "\(error)"
             }
@@ -39,7 +40,8 @@ extension ShelfApp {
             let before = Set(index.records.map(\.id))
             state.apply(.resetSearch)
             reload(selectingNewSince: before)
-            setStatus("Saved \(account) for \(server).")
+            // The server as the lists show it (normalised, Unicode), not as typed.
+            setStatus("Saved \(account) for \(saved.qualified).")
             return nil
         }
         secret.clear()
