@@ -94,6 +94,34 @@ import KeyshelfVault
         #expect(!screen.text.contains("MÜNCHEN"))
     }
 
+    /// The add form has the edit form's fields in its order, Label included:
+    /// Server, Account, Password, Label, Store, Notes; add saves the label.
+    @Test func theAddFormHasTheEditFormsFieldsAndSavesTheLabel() throws {
+        let vault = try vault()
+        func typed(_ text: String) -> [Key?] { text.map { Key.character($0) } }
+        // Focus starts on Account: the server field holds the selected domain.
+        let keys: [Key?] = [.character("a")] + typed("max") + [.tab] + typed("pw-max") + [.tab] + typed("Work")
+            + [.tab, .character(" "), .tab] + typed("hello") + [.control("s")]
+        let screen = try run(vault, keys)
+        let keyshelf = try Keyshelf(vault: vault)
+        let added = try #require(keyshelf.entries().first { $0.account == "max" })
+        #expect(added.label == "Work")
+        #expect(added.store == .local)
+        #expect(added.comment == "hello")
+        #expect(added.server.qualified == "bücher.example")
+        #expect(try keyshelf.reveal(added).unsafeString() == "pw-max")
+        #expect(screen.text.contains("Saved max for bücher.example."))
+
+        let order = ["Server", "Account", "Password", "Label", "Store", "Notes"]
+        let addForm = try run(vault, [.character("a")])
+        let editForm = try run(vault, [.tab, .character("e")])
+        for (screen, title) in [(addForm, "Add Credential"), (editForm, "Edit anna")] {
+            let lines = screen.lines.drop { !$0.contains(title) }
+            let labels = lines.compactMap { line in order.first { line.contains("│ \($0) ") } }
+            #expect(labels == order, "\(title): \(screen.text)")
+        }
+    }
+
     @Test func revealOfAUserPresenceItemAsksTheMasterPassword() throws {
         let vault = try vault()
         let wrong = try run(vault, [.character("j"), .tab, .character("r")] + "nope".map { Key.character($0) } + [.enter])
@@ -182,7 +210,7 @@ import KeyshelfVault
         let vault = try vault()
         let notes: [Key?] = [.control("u")] + "new notes".map { Key.character($0) }
         let label: [Key?] = "Books".map { Key.character($0) }
-        let screen = try run(vault, [.tab, .character("e"), .tab, .character("x"), .tab] + notes + [.tab] + label
+        let screen = try run(vault, [.tab, .character("e"), .tab, .character("x"), .tab] + label + [.tab, .tab] + notes
                              + [.control("s"), .escape])
         #expect(screen.frames.contains { $0.contains("Update Saved Password?") })
         let keyshelf = try Keyshelf(vault: vault)

@@ -10,29 +10,25 @@ extension ShelfApp {
         let secret = SecretField()
         if let password { secret.set(password) }
         let server = selectedDomain?.title ?? ""
-        let form = Form(title: "Add Credential", fields: [
-            Form.Field(label: "Server", input: .text(TextField(server)), hint: "host, host:port or URL"),
-            Form.Field(label: "Account", input: .text(TextField())),
-            Form.Field(label: "Password", input: .secret(secret), hint: "Ctrl-G generates one"),
-            Form.Field(label: "Store", input: .choice(["shared", "local"], selected: 0), hint: "Space switches"),
-            Self.notesField(""),
-        ], generatorField: 2)
-        form.focus(on: server.isEmpty ? 0 : 1)
-        run(form, generatorServer: { form.text(at: 0) }) {
-            let server = form.text(at: 0)?.trimmingCharacters(in: .whitespaces) ?? ""
-            let account = form.text(at: 1)?.trimmingCharacters(in: .whitespaces) ?? ""
-            form.fields[0].error = server.isEmpty ? "Enter a server, e.g. example.com" : nil
-            form.fields[1].error = account.isEmpty ? "Enter the account (user name)" : nil
-            form.fields[2].error = secret.isEmpty ? "Enter a password, or Ctrl-G to generate one" : nil
+        let fields = CredentialForm(title: "Add Credential", server: server, serverHint: "host, host:port or URL", account: "",
+                                    secret: secret, passwordHint: "Ctrl-G generates one", label: "", store: .shared, notes: "")
+        let form = fields.form
+        form.focus(on: server.isEmpty ? CredentialForm.server : CredentialForm.account)
+        run(form, generatorServer: { form.text(at: CredentialForm.server) }) {
+            let server = fields.serverText, account = fields.accountText
+            form.fields[CredentialForm.server].error = server.isEmpty ? "Enter a server, e.g. example.com" : nil
+            form.fields[CredentialForm.account].error = account.isEmpty ? "Enter the account (user name)" : nil
+            if let index = fields.password {
+                form.fields[index].error = secret.isEmpty ? "Enter a password, or Ctrl-G to generate one" : nil
+            }
             if let first = form.fields.firstIndex(where: { $0.error != nil }) {
                 form.focus(on: first)
                 return "Some fields need a value."
             }
-            let store: Store = form.choice(at: 3) == 1 ? .local : .shared
             let saved: ServerName
             do {
-                saved = try shelf.add(server: server, account: account, password: secret.secret(), store: store,
-                                      comment: form.text(at: 4) ?? "", prompts: self)
+                saved = try shelf.add(server: server, account: account, password: secret.secret(), store: fields.chosenStore,
+                                      label: fields.labelText, comment: fields.notesText, prompts: self)
             } catch {
                 return "\(error)"
             }
@@ -50,31 +46,25 @@ extension ShelfApp {
     func editCredential() {
         guard let record = selectedRecord else { return setStatus("Select an account to edit.", error: true) }
         let secret = SecretField()
+        let generic = record.domain.server == nil
         // A Sign in with Apple account has no password: no password field, no generator.
-        let apple = record.signInWithApple != nil
-        let passwordFields = apple ? [] : [
-            Form.Field(label: "Password", input: .secret(secret), hint: "empty keeps the saved one · Ctrl-G generates"),
-        ]
-        let notesField = apple ? 1 : 2
-        let form = Form(title: "Edit \(record.account) · \(record.serverWithPort)", fields: [
-            Form.Field(label: "Account", input: .text(TextField(record.account))),
-        ] + passwordFields + [
-            Self.notesField(record.comment),
-            Form.Field(label: "Label", input: .text(TextField(record.label))),
-            Form.Field(label: "Server", input: .text(TextField(record.domain.server == nil ? "" : record.serverWithPort)),
-                       hint: record.domain.server == nil ? "a generic password has no server" : "host, host:port or URL"),
-            Form.Field(label: "Store", input: .choice(["shared", "local"], selected: record.store == .shared ? 0 : 1), hint: "Space switches"),
-        ], generatorField: apple ? nil : 1)
+        let fields = CredentialForm(
+            title: "Edit \(record.account) · \(record.serverWithPort)",
+            server: generic ? "" : record.serverWithPort,
+            serverHint: generic ? "a generic password has no server" : "host, host:port or URL",
+            account: record.account, secret: record.signInWithApple == nil ? secret : nil,
+            passwordHint: "empty keeps the saved one · Ctrl-G generates",
+            label: record.label, store: record.store, notes: record.comment)
+        let form = fields.form
+        form.focus(on: CredentialForm.account)
         run(form, generatorServer: { record.serverWithPort }) {
-            let account = form.text(at: 0)?.trimmingCharacters(in: .whitespaces) ?? ""
-            form.fields[0].error = account.isEmpty ? "The account cannot be empty" : nil
+            let account = fields.accountText
+            form.fields[CredentialForm.account].error = account.isEmpty ? "The account cannot be empty" : nil
             if account.isEmpty {
-                form.focus(on: 0)
+                form.focus(on: CredentialForm.account)
                 return "Some fields need a value."
             }
-            let comment = form.text(at: notesField) ?? ""
-            let label = form.text(at: notesField + 1) ?? record.label, server = form.text(at: notesField + 2) ?? ""
-            let store: Store = form.choice(at: notesField + 3) == 1 ? .local : .shared
+            let comment = fields.notesText, label = fields.labelText, server = fields.serverText, store = fields.chosenStore
             let changes = (label: label == record.label ? nil : label,
                            server: server == record.serverWithPort || server.isEmpty ? nil : server,
                            store: store == record.store ? nil : store)
@@ -175,14 +165,5 @@ extension ShelfApp {
         } catch {
             setStatus("\(error)", error: true)
         }
-    }
-}
-
-extension ShelfApp {
-    /// The notes field of the add and edit forms: several lines, Enter adds one, Ctrl-S saves.
-    static func notesField(_ notes: String) -> Form.Field {
-        var field = Form.Field(label: "Notes", input: .text(TextField(notes)), hint: "Enter adds a line · Ctrl-S saves")
-        field.multiline = true
-        return field
     }
 }
