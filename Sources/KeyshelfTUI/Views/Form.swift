@@ -57,6 +57,18 @@ public final class Form {
         self.generatorField = generatorField
     }
 
+    /// The keys of every form, for `?`: what `handle` and the text fields do with them.
+    public static let helpRows: [(keys: String, help: String)] = [
+        ("Tab ↓ Shift-Tab ↑", "next / previous field"),
+        ("Enter", "next field; saves on the last (in notes: a new line)"),
+        ("Ctrl-S", "save"),
+        ("Ctrl-G", "generate a password (add, edit and login forms)"),
+        ("Space ← →", "switch a choice (store, format)"),
+        ("Ctrl-W Ctrl-U", "delete the word before the cursor / the whole field"),
+        ("Home End", "start / end of the field (also Ctrl-A Ctrl-E)"),
+        ("Esc", "cancel"),
+    ]
+
     /// The key hints at the bottom: only the keys this form answers.
     public var footer: String {
         var hints = fields[focus].multiline ? ["Enter new line", "Ctrl-S save", "Tab move"]
