@@ -114,8 +114,7 @@ extension ShelfApp {
         guard let record = selectedRecord else { return setStatus("Select an account first.", error: true) }
         do {
             let password = try shelf.password(of: record, for: .copy, prompts: self)
-            let report = clipboard.copy(password, now: now())
-            setStatus(report.message("the password of \(record.account)"), error: !report.copied)
+            showCopy(clipboard.copy(password, now: now()), of: "the password of \(record.account)")
         } catch {
             setStatus("Not copied: \(error)", error: true)
         }
@@ -123,8 +122,7 @@ extension ShelfApp {
 
     func copyAccount() {
         guard let record = selectedRecord else { return setStatus("Select an account first.", error: true) }
-        let report = clipboard.copy(Secret(utf8: record.account), now: now())
-        setStatus(report.message("the account \(record.account)"), error: !report.copied)
+        showCopy(clipboard.copy(Secret(utf8: record.account), now: now()), of: "the account \(record.account)")
     }
 
     /// The status line while a password is shown; hiding it clears the line.
