@@ -65,7 +65,7 @@ public protocol Shelf: AnyObject {
     func generatePassword(for server: String?) throws -> (password: Secret, summary: String)
     /// The login flow for `server` (DESIGN §4), scheme included; returns the entry to use, or nil when nothing was chosen.
     func login(server: ServerName, prompts: UserPrompts) throws -> ShelfEntry?
-    /// Reads the CSV export at `path` (never modifying it) and plans importing it
+    /// Reads the export at `path` (never modifying it) and plans importing it
     /// into `store` against the saved items; writes nothing (issue 5, docs/import.md).
     /// - Parameter format: nil detects the format from the header line (DESIGN §9).
     /// - Throws: `TransferError` for a file that cannot be imported as a whole

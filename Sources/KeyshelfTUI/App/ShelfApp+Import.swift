@@ -3,7 +3,7 @@ import KeyshelfTransfer
 import KeyshelfVault
 
 extension ShelfApp {
-    /// `i`: asks for a CSV export, shows what importing it would do, and
+    /// `i`: asks for an export (or a pass store), shows what importing it would do, and
     /// imports after consent (issue 5, docs/import.md).
     ///
     /// Every decision (format, mapping, skipped and failed rows, which rows

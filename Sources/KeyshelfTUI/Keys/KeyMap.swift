@@ -62,7 +62,7 @@ public enum KeyMap {
         Browser(.edit, [Key.character("e")], label: "e", help: "edit the selected account", hint: "e edit"),
         Browser(.delete, [Key.character("d")], label: "d", help: "delete (asks first)", hint: "d delete"),
         Browser(.generate, [Key.character("g")], label: "g", help: "generate a password", hint: "g generate"),
-        Browser(.importFile, [Key.character("i")], label: "i", help: "import a CSV export", hint: "i import"),
+        Browser(.importFile, [Key.character("i")], label: "i", help: "import from a browser or password manager", hint: "i import"),
         Browser(.copyPassword, [Key.character("c")], label: "c", help: "copy the password", hint: "c copy"),
         Browser(.copyAccount, [Key.character("u")], label: "u", help: "copy the account", hint: "u user"),
         Browser(.copyOneTimeCode, [Key.character("o")], label: "o",
