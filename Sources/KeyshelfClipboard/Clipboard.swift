@@ -75,6 +75,9 @@ public final class Clipboard {
         return CopyReport(reached: reached, sentToTerminal: false, clearAfter: clearAfter, tried: found.map(\.0))
     }
 
+    /// Whether a value copied by this process still waits for its clear (`tick`).
+    public var isWaitingToClear: Bool { !pending.isEmpty }
+
     /// Clears what is due; called from the key loop about once a second.
     public func tick(now: Date) {
         reapClearers(waiting: false)

@@ -28,4 +28,11 @@ public struct CopyReport: Sendable, Equatable {
         return "Not copied: no clipboard took \(what)\(failed); keyshelf needs DISPLAY and xclip, "
             + "WAYLAND_DISPLAY and wl-copy, or tmux."
     }
+
+    /// The sentence once the delay has passed and the value was cleared, e.g.
+    /// "Cleared the password of anna from the X clipboard (xclip) where nothing replaced it."
+    /// - Parameter what: the value, as for `message`.
+    public func clearedMessage(_ what: String) -> String {
+        "Cleared \(what) from \(reached.map(\.place).joined(separator: " and ")) where nothing replaced it."
+    }
 }

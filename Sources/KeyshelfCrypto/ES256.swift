@@ -82,10 +82,11 @@ public enum ES256 {
         }
         var name = [CChar](repeating: 0, count: 64)
         var length = 0
-        guard EVP_PKEY_get_utf8_string_param(key, "group", &name, name.count, &length) == 1,
-              String(cString: name) == "prime256v1" else {
+        let named = EVP_PKEY_get_utf8_string_param(key, "group", &name, name.count, &length) == 1
+        // `length` counts the name's bytes, without the NUL after them.
+        let curve = named ? String(decoding: name.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+        guard curve == "prime256v1" else {
             EVP_PKEY_free(key)
-            let curve = String(cString: name)
             throw KeyError(reason: "the private key is on curve \(curve.isEmpty ? "(unknown)" : curve), not P-256 (prime256v1)")
         }
         return key

@@ -50,7 +50,8 @@ private func auditItems(_ count: Int) -> [Item] {
 /// A list of `lines` `HASH:COUNT\r\n` lines whose hashes ascend evenly over the
 /// SHA-1 range (sorted by construction); returns its size in bytes.
 func writeSortedList(lines: Int, to path: String) throws -> Int {
-    FileManager.default.createFile(atPath: path, contents: nil)
+    // A failure shows as FileHandle's error on the next line.
+    _ = FileManager.default.createFile(atPath: path, contents: nil)
     let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
     defer { try? handle.close() }
     let step = UInt64.max / UInt64(lines)

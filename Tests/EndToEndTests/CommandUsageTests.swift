@@ -30,6 +30,23 @@ import Testing
         #expect(!page.contains("OPERATION [ARGUMENT] [KEY_ID]"))
     }
 
+    /// add, rm and edit need ACCOUNT (the parser takes one positional, the
+    /// ACCOUNT, only after --service): their usage says so; get's says when SERVER may be left out.
+    @Test func theUsageShowsWhichPositionalsAreRequired() {
+        for spec in [AddCommand.spec, RmCommand.spec, EditCommand.spec] {
+            #expect(Help.usageLine(spec) == """
+                usage: \(spec.invocation) SERVER ACCOUNT [options]
+                       \(spec.invocation) --service NAME ACCOUNT [options]
+                """)
+        }
+        #expect(Help.usageLine(GetCommand.spec) == """
+            usage: keyshelf get SERVER [ACCOUNT] [options]
+                   keyshelf get --service NAME [ACCOUNT] [options]
+                   keyshelf get --client APPID [SERVER [ACCOUNT]] [options]
+            """)
+        #expect(!ManPage.page().contains("add SERVER [ACCOUNT]"))
+    }
+
     @Test func aCommandWithoutUsagesKeepsItsPositionalLine() {
         let spec = CommandSpec(name: "demo", summary: "s", positionals: [.init(name: "SERVER", help: "h"),
                                                                          .init(name: "ACCOUNT", optional: true, help: "h")],

@@ -87,7 +87,7 @@ import Testing
                                              environment: ["PATH": "/usr/bin:/bin", "LANG": locale, "MANWIDTH": "100", "MANPAGER": "cat", "HOME": folder.path])
         #expect(result.status == 0, "\(result)")
         #expect(result.stderr.isEmpty, "\(result.stderr)")
-        for word in ["keyshelf get [SERVER] [ACCOUNT]", "completion SHELL", "EXIT STATUS", "status: the vault is locked", "NO_COLOR"] {
+        for word in ["keyshelf get SERVER [ACCOUNT]", "completion SHELL", "EXIT STATUS", "status: the vault is locked", "NO_COLOR"] {
             #expect(result.stdout.contains(word), "missing \(word)")
         }
     }

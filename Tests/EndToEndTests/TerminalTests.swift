@@ -18,15 +18,45 @@ import Testing
         #expect(try vault.run(["list"]).status == 0)
     }
 
-    @Test func initWithTwoDifferentPasswordsCreatesNothing() throws {
+    /// As passwd(1): two entries that differ ask again (an empty one too), three times at most.
+    @Test func initAsksAgainWhenTheTwoPasswordsDiffer() throws {
         let vault = try TestVault(initialize: false)
         var environment = vault.environment
         environment["KEYSHELF_PASSWORD_FILE"] = nil
         let result = try PseudoTerminal.run(["init"], steps: [
-            .init(expect: "New master password: ", send: "one\n"),
-            .init(expect: "Repeat the master password: ", send: "two\n"),
+            .init(expect: "New master password: ", send: "typed master\n"),
+            .init(expect: "Repeat the master password: ", send: "typed masterr\n"),
+            .init(expect: "the two passwords differ; try again", send: ""),
+            .init(expect: "New master password: ", send: "\n"),
+            .init(expect: "the password is empty; try again", send: ""),
+            .init(expect: "New master password: ", send: "typed master\n"),
+            .init(expect: "Repeat the master password: ", send: "typed master\n"),
         ], environment: environment)
+        #expect(result.status == 0, "\(result)")
+        try Data("typed master\n".utf8).write(to: vault.passwordFile)
+        #expect(try vault.run(["list"]).status == 0)
+    }
+
+    @Test func initWithThreeTimesTwoDifferentPasswordsCreatesNothing() throws {
+        let vault = try TestVault(initialize: false)
+        var environment = vault.environment
+        environment["KEYSHELF_PASSWORD_FILE"] = nil
+        let tries: [PseudoTerminal.Step] = (1...3).flatMap { i in [
+            .init(expect: "New master password: ", send: "one\n"),
+            .init(expect: "Repeat the master password: ", send: "two \(i)\n"),
+        ] }
+        let result = try PseudoTerminal.run(["init"], steps: tries, environment: environment)
         #expect(result.status == 2, "\(result)")
+        #expect(result.stdout.contains("the two passwords differ (3 tries); nothing was changed"), "\(result)")
+        #expect(try vault.snapshot().isEmpty)
+    }
+
+    /// Without a terminal the password comes from the descriptor once: nothing to repeat, nothing asked again.
+    @Test func initFromADescriptorReadsOnceAndAnEmptyLineIsRefused() throws {
+        let vault = try TestVault(initialize: false)
+        let result = try vault.run(["init", "--password-fd", "0"], stdin: "\n") { $0["KEYSHELF_PASSWORD_FILE"] = nil }
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stderr.contains("the password read from file descriptor 0 is empty"), "\(result)")
         #expect(try vault.snapshot().isEmpty)
     }
 

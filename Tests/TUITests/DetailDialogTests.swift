@@ -29,7 +29,7 @@ import KeyshelfVault
         let shelf = FakeShelf()
         let screen = RecordingScreen(rows: 30, columns: 100)
         let typed: [Key?] = "one".map { Key.character($0) } + [.enter] + "two".map { Key.character($0) }
-        screen.pendingKeys = [.tab, .character("e"), .tab, .tab, .control("u")] + typed + [.control("s")]
+        screen.pendingKeys = [.tab, .character("e"), .tab, .tab, .tab, .tab, .control("u")] + typed + [.control("s")]
         let (clipboard, _) = recordingClipboard()
         let app = ShelfApp(screen: screen, shelf: shelf, configuration: TUIConfiguration(), clipboard: clipboard)
         _ = app.run()
@@ -51,7 +51,7 @@ import KeyshelfVault
     @Test func theEditFormChangesLabelAndStore() {
         let shelf = FakeShelf()
         let screen = RecordingScreen(rows: 40, columns: 100)
-        screen.pendingKeys = [.tab, .character("e"), .tab, .tab, .tab] + "Club".map { Key.character($0) } + [.tab, .tab, .character(" "), .control("s")]
+        screen.pendingKeys = [.tab, .character("e"), .tab, .tab] + "Club".map { Key.character($0) } + [.tab, .character(" "), .control("s")]
         let (clipboard, _) = recordingClipboard()
         let app = ShelfApp(screen: screen, shelf: shelf, configuration: TUIConfiguration(), clipboard: clipboard)
         _ = app.run()

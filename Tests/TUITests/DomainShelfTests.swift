@@ -90,6 +90,36 @@ import KeyshelfVault
         let added = try #require(try Keyshelf(vault: vault).entries().first { $0.account == "max" })
         #expect(added.server.host == "xn--mnchen-3ya.example")
         #expect(screen.text.contains("münchen.example"))
+        #expect(screen.text.contains("Saved max for münchen.example."), "the status names the server as the lists do: \(screen.text)")
+        #expect(!screen.text.contains("MÜNCHEN"))
+    }
+
+    /// The add form has the edit form's fields in its order, Label included:
+    /// Server, Account, Password, Label, Store, Notes; add saves the label.
+    @Test func theAddFormHasTheEditFormsFieldsAndSavesTheLabel() throws {
+        let vault = try vault()
+        func typed(_ text: String) -> [Key?] { text.map { Key.character($0) } }
+        // Focus starts on Account: the server field holds the selected domain.
+        let keys: [Key?] = [.character("a")] + typed("max") + [.tab] + typed("pw-max") + [.tab] + typed("Work")
+            + [.tab, .character(" "), .tab] + typed("hello") + [.control("s")]
+        let screen = try run(vault, keys)
+        let keyshelf = try Keyshelf(vault: vault)
+        let added = try #require(keyshelf.entries().first { $0.account == "max" })
+        #expect(added.label == "Work")
+        #expect(added.store == .local)
+        #expect(added.comment == "hello")
+        #expect(added.server.qualified == "bücher.example")
+        #expect(try keyshelf.reveal(added).unsafeString() == "pw-max")
+        #expect(screen.text.contains("Saved max for bücher.example."))
+
+        let order = ["Server", "Account", "Password", "Label", "Store", "Notes"]
+        let addForm = try run(vault, [.character("a")])
+        let editForm = try run(vault, [.tab, .character("e")])
+        for (screen, title) in [(addForm, "Add Credential"), (editForm, "Edit anna")] {
+            let lines = screen.lines.drop { !$0.contains(title) }
+            let labels = lines.compactMap { line in order.first { line.contains("│ \($0) ") } }
+            #expect(labels == order, "\(title): \(screen.text)")
+        }
     }
 
     @Test func revealOfAUserPresenceItemAsksTheMasterPassword() throws {
@@ -172,6 +202,27 @@ import KeyshelfVault
         _ = try run(vault, [.tab, .character("e"), .tab, .character("x"), .control("s"), .tab, .enter])
         let updated = try #require(try Keyshelf(vault: vault).entries().first { $0.account == "anna" })
         #expect(try Keyshelf(vault: vault).reveal(updated).unsafeString() == "x")
+    }
+
+    /// Declining "Update Saved Password?" refuses the new password only: the
+    /// notes and label typed in the same form are saved, and the status says so.
+    @Test func decliningThePasswordUpdateKeepsTheFormsOtherEdits() throws {
+        let vault = try vault()
+        let notes: [Key?] = [.control("u")] + "new notes".map { Key.character($0) }
+        let label: [Key?] = "Books".map { Key.character($0) }
+        let screen = try run(vault, [.tab, .character("e"), .tab, .character("x"), .tab] + label + [.tab, .tab] + notes
+                             + [.control("s"), .escape])
+        #expect(screen.frames.contains { $0.contains("Update Saved Password?") })
+        let keyshelf = try Keyshelf(vault: vault)
+        let entry = try #require(keyshelf.entries().first { $0.account == "anna" })
+        #expect(try keyshelf.reveal(entry).unsafeString() == "pw-anna")
+        #expect(entry.comment == "new notes")
+        #expect(entry.label == "Books")
+        #expect(screen.text.contains("kept the saved password"), "\(screen.text)")
+
+        // With nothing else changed, declining changes nothing and says so.
+        let unchanged = try run(vault, [.tab, .character("e"), .tab, .character("x"), .control("s"), .escape])
+        #expect(unchanged.text.contains("Canceled"), "\(unchanged.text)")
     }
 
     @Test func loginUsesTheLocalStoreFirstAndAsksBeforeReleasingShared() throws {

@@ -235,6 +235,19 @@ import KeyshelfVault
         #expect(names == ["users"], "the password's buffer is gone, the user's stays")
     }
 
+    /// The copy's status ("…; cleared in 2 s unless replaced") does not outlive
+    /// the copy: once the delay has passed it says the value was cleared.
+    @Test func theCopyStatusSaysWhenTheClipboardWasCleared() throws {
+        let tmux = try TmuxSession(samples: Self.samples)
+        try tmux.start(environment: "DISPLAY= WAYLAND_DISPLAY= KEYSHELF_CLIPBOARD_CLEAR=2")
+        try tmux.waitFor("Domains")
+        try tmux.send("Tab", "c")
+        try tmux.waitFor("Copied the password of anna to tmux's paste buffer; cleared in 2 s")
+        let cleared = try tmux.waitFor("Cleared the password of anna from tmux's paste buffer")
+        #expect(!cleared.contains("cleared in 2 s"))
+        #expect(try tmux.tmux(["list-buffers", "-F", "#{buffer_name}"]).isEmpty)
+    }
+
     @Test func idleAutoLockReturnsToTheUnlockScreen() throws {
         let tmux = try TmuxSession(samples: Self.samples)
         let config = tmux.folder.appendingPathComponent("keyshelf")

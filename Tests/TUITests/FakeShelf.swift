@@ -55,11 +55,14 @@ final class FakeShelf: Shelf {
         return Secret(utf8: passwords[record.id]!)
     }
 
-    func add(server: String, account: String, password: Secret, store: Store, comment: String, prompts: UserPrompts) throws {
+    func add(server: String, account: String, password: Secret, store: Store, label: String, comment: String,
+             prompts: UserPrompts) throws -> ServerName {
         guard !server.contains(" ") else { throw TestError(message: "Invalid server \"\(server)\" (errSecParam -50).") }
-        let record = ShelfEntry(server: server, account: account, store: store, comment: comment)
+        var record = ShelfEntry(server: server, account: account, store: store, comment: comment)
+        record.label = label
         items.append(record)
         passwords[record.id] = password.unsafeString()
+        return try ServerName(parsing: server)
     }
 
     func update(_ record: ShelfEntry, account: String, password: Secret?, comment: String, prompts: UserPrompts) throws {

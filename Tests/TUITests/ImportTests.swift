@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import KeyshelfCredentials
 import KeyshelfCrypto
+import KeyshelfTransfer
 import KeyshelfVault
 @testable import KeyshelfTUI
 
@@ -179,5 +180,17 @@ import KeyshelfVault
             #expect(vault.saveCount == saves)
             #expect(try entries(vault).map(\.account) == ["anna"])
         }
+    }
+
+    /// docs/tui.md's Import section names every choice of the form's Format
+    /// field (`auto` and each `ImportFormat`) and how many there are.
+    @Test func theDocsNameEveryFormatTheFormOffers() throws {
+        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/tui.md")
+        let text = try String(contentsOf: docs, encoding: .utf8)
+        let section = try #require(text.components(separatedBy: "\n## Import\n").dropFirst().first?.components(separatedBy: "\n## ").first)
+        let choices = ["auto"] + ImportFormat.allCases.map(\.rawValue)
+        #expect(section.contains("the \(choices.count) choices of `keyshelf import"), "\(section)")
+        for choice in choices { #expect(section.contains("`\(choice)`"), "docs/tui.md, Import: \(choice)") }
     }
 }

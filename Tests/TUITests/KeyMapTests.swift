@@ -34,14 +34,21 @@ import Testing
         #expect(KeyMap.searchAction(for: .character("j")) == nil)
     }
 
+    /// `?` lists every binding, Ctrl-Z (which no table binds), the keys of
+    /// forms and what the marks in the lists (`!`, `otp`, the badges) mean.
     @Test func theHelpDialogListsEveryHelpRow() {
-        let screen = RecordingScreen(rows: 40, columns: 100)
+        let screen = RecordingScreen(rows: 60, columns: 100)
         screen.keepsFrames = true
         screen.pendingKeys = [.escape]
         let app = ShelfApp(screen: screen, shelf: FakeShelf(), clipboard: recordingClipboard().0)
         app.showHelp()
         let frame = screen.frames.first ?? ""
-        for row in KeyMap.helpRows { #expect(frame.contains(row.help), "\(row.keys)") }
+        for row in KeyMap.helpRows + KeyMap.screenHelpRows + Form.helpRows + ShelfApp.markHelpRows {
+            #expect(frame.contains(row.keys), "\(row.keys)")
+            #expect(frame.contains(row.help), "\(row.keys)")
+        }
+        for key in ["Ctrl-Z", "Ctrl-B Ctrl-F", "Ctrl-S", "Ctrl-G", "!  "] { #expect(frame.contains(key), "\(key)") }
+        #expect(frame.contains("In forms") && frame.contains("In the lists"))
     }
 
     /// Every binding of both tables has a row in docs/tui.md's key table

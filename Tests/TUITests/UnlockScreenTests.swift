@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import KeyshelfCredentials
 import KeyshelfCrypto
 import KeyshelfVault
 @testable import KeyshelfTUI
@@ -60,6 +61,25 @@ import KeyshelfVault
         let session = try #require(UnlockScreen(screen: confirmed, directory: directory, creationLimits: .minimum).run())
         session.lock()
         #expect(directory.exists)
+    }
+
+    /// The short-password warning fits the box whole at 80 columns and at the
+    /// smallest size (60×16): it wraps instead of ending in `…`.
+    @Test func theShortPasswordWarningIsShownWholeOnNarrowTerminals() throws {
+        for (rows, columns) in [(24, 80), (16, 60)] {
+            let dir = folder()
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let screen = RecordingScreen(rows: rows, columns: columns)
+            screen.keepsFrames = true
+            screen.pendingKeys = keys("abc") + [.enter] + keys("abc") + [.enter]
+            #expect(UnlockScreen(screen: screen, directory: VaultDirectory(url: dir), creationLimits: .minimum).run() == nil)
+            let frame = try #require(screen.frames.last { $0.contains("Short master passwords") })
+            let text = frame.split(separator: "\n").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "│ ")) }.joined(separator: " ")
+            #expect(text.contains("\(MasterPasswordPolicy.shortWarning) (fewer than 12 characters) Enter again creates the vault anyway; "
+                + "or type a longer one."), "\(columns)×\(rows): \(frame)")
+            let warning = frame.split(separator: "\n").drop { !$0.contains("Short master passwords") }
+            #expect(!warning.contains { $0.contains("…") }, "\(columns)×\(rows): \(frame)")
+        }
     }
 
     @Test func aLongVaultPathWrapsAndACutEndsInAnEllipsis() throws {

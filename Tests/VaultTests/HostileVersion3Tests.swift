@@ -509,7 +509,7 @@ import KeyshelfCrypto
         let (vault, session) = try Self.vault((0..<3).map { sampleItem($0) })
         defer { vault.cleanUp() }
         try session.modify { $0.shared[0].label = "a" }
-        try session.add(to: .shared) { _ in sampleItem(7) }
+        _ = try session.add(to: .shared) { _ in sampleItem(7) }
         let newPassword = Secret(utf8: "new password")
         try session.changePassword(to: newPassword, limits: nil)
         try session.modify { $0.shared[1].label = "b" }

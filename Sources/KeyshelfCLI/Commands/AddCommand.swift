@@ -22,6 +22,7 @@ struct AddCommand: Command {
             .flag("--notes-stdin", help: "read the notes (several lines) from standard input, after the password line"),
         ] + AppleAccountAdd.options,
         shared: [.scope, .yes, .vault, .passwordFD],
+        usages: ServerArgument.usages(accountRequired: true),
         discussion: """
             Without --generate or --password-stdin the password is asked on the terminal.
             Replacing a saved password asks for consent once (Update Saved Password?) and updates

@@ -21,6 +21,7 @@ struct EditCommand: Command {
             .value("--move-to", valueName: "local|shared", help: "move the item to the local store or the shared credentials"),
         ],
         shared: [.scope, .yes, .vault, .passwordFD],
+        usages: ServerArgument.usages(accountRequired: true),
         discussion: """
             Renaming or moving onto a password that is already saved replaces it, after consent
             (Update Saved Password?). An account held in both stores is edited in both; --local or

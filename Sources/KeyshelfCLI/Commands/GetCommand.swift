@@ -22,6 +22,7 @@ struct GetCommand: Command {
                   .flag("--history", help: "also print the earlier passwords, one per line: REPLACED<TAB>PASSWORD, newest first"),
                   .value("--client", valueName: "APPID", help: "release only what this associated client may have (keyshelf associate)")],
         shared: [.scope, .json, .yes, .vault, .passwordFD],
+        usages: ServerArgument.usages(accountRequired: false) + ["--client APPID [SERVER [ACCOUNT]] [options]"],
         discussion: """
             A shared credential is released only with consent (Use Saved Password for DOMAIN?);
             without a terminal that needs --yes.

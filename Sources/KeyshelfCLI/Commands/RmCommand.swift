@@ -11,7 +11,8 @@ struct RmCommand: Command {
             .init(name: "ACCOUNT", optional: true, help: "the user name"),
         ],
         options: [ServerArgument.serviceOption],
-        shared: [.scope, .yes, .vault, .passwordFD])
+        shared: [.scope, .yes, .vault, .passwordFD],
+        usages: ServerArgument.usages(accountRequired: true))
 
     var target: ServerArgument.Target
     var options: SharedOptions

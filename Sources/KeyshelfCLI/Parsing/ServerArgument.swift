@@ -40,6 +40,14 @@ enum ServerArgument {
         return .server(server, account: positionals.count > 1 ? positionals[1] : nil)
     }
 
+    /// The usage lines of a command whose positionals `target` reads, one per
+    /// form: the spec's ACCOUNT is optional only for the parser (`--service`
+    /// takes it alone), so these say whether the command needs it.
+    static func usages(accountRequired: Bool) -> [String] {
+        let account = accountRequired ? "ACCOUNT" : "[ACCOUNT]"
+        return ["SERVER \(account) [options]", "--service NAME \(account) [options]"]
+    }
+
     /// The `--service NAME` option: a generic password's service.
     static let serviceOption = OptionSpec.value("--service", valueName: "NAME",
                                                 help: "a generic password (API key, token, Wi-Fi) of this service instead of a SERVER")

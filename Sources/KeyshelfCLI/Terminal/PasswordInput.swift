@@ -69,7 +69,8 @@ enum PasswordInput {
     ///   - allowEmpty: false refuses an empty line (new passwords).
     ///   - kind: which password, named in the messages with its option and variable.
     /// - Throws: `CLIError` — usage (2) when there is no terminal and no
-    ///   scripted source, when the input is empty, or the two entries differ;
+    ///   scripted source, when the input is empty, or the two entries still
+    ///   differ after `confirmationTries` tries on the terminal;
     ///   failure (1) when the file or descriptor cannot be read.
     static func read(from source: PasswordSource, terminal: () -> Terminal?, prompt: String,
                      confirmPrompt: String? = nil, allowEmpty: Bool = true,
@@ -93,11 +94,10 @@ enum PasswordInput {
             guard let tty = terminal() else {
                 throw CLIError(.usage, "no \(kind.name): there is no terminal to ask; \(kind.scriptedSources)")
             }
-            secret = try tty.readSecret(prompt: prompt)
-            if let secret, let confirmPrompt {
-                guard let again = try tty.readSecret(prompt: confirmPrompt), again == secret else {
-                    throw CLIError(.usage, "the two passwords differ; nothing was changed")
-                }
+            if let confirmPrompt {
+                secret = try readConfirmed(tty, prompt: prompt, confirmPrompt: confirmPrompt, allowEmpty: allowEmpty)
+            } else {
+                secret = try tty.readSecret(prompt: prompt)
             }
         }
         guard let secret else {
@@ -107,5 +107,31 @@ enum PasswordInput {
             throw CLIError(.usage, "the password read from \(origin) is empty")
         }
         return secret
+    }
+
+    /// How many times a new password is asked on the terminal when the two entries differ (as passwd(1)).
+    static let confirmationTries = 3
+
+    /// Asks for a new password and its repetition until both match, up to
+    /// `confirmationTries` times; a typo then costs a retry, not the command.
+    /// An empty entry (when `allowEmpty` is false) is asked again too.
+    /// - Returns: the password, or nil at end of input (Ctrl-D).
+    /// - Throws: usage (2) when the entries still differ after the last try.
+    private static func readConfirmed(_ tty: Terminal, prompt: String, confirmPrompt: String,
+                                      allowEmpty: Bool) throws(CLIError) -> Secret? {
+        for attempt in 1...confirmationTries {
+            let last = attempt == confirmationTries
+            guard let secret = try tty.readSecret(prompt: prompt) else { return nil }
+            if !allowEmpty && secret.byteCount == 0 {
+                // After the last try the caller refuses it as empty.
+                if last { return secret }
+                tty.write("keyshelf: the password is empty; try again\n")
+                continue
+            }
+            guard let again = try tty.readSecret(prompt: confirmPrompt) else { return nil }
+            if again == secret { return secret }
+            if !last { tty.write("keyshelf: the two passwords differ; try again\n") }
+        }
+        throw CLIError(.usage, "the two passwords differ (\(confirmationTries) tries); nothing was changed")
     }
 }

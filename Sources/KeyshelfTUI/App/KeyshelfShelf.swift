@@ -128,11 +128,15 @@ public final class KeyshelfShelf: Shelf {
         return try asking(prompts) { try keyshelf.reveal(entry, for: purpose) }
     }
 
-    public func add(server: String, account: String, password: Secret, store: Store, comment: String, prompts: UserPrompts) throws {
+    public func add(server: String, account: String, password: Secret, store: Store, label: String, comment: String,
+                    prompts: UserPrompts) throws -> ServerName {
         let name = try ServerName(parsing: server)
-        try asking(prompts) {
-            _ = try keyshelf.add(server: name, account: account, password: password, to: store, comment: comment)
+        // `add --label` of the CLI, narrowed to the store chosen in the form.
+        let report = try asking(prompts) {
+            try keyshelf.changePassword(password, server: ServerPattern(name), account: account, in: store == .local ? .local : .shared,
+                                        newItems: store, label: label.isEmpty ? nil : label, comment: comment)
         }
+        return report.server
     }
 
     public func update(_ record: ShelfEntry, account: String, password: Secret?, comment: String, prompts: UserPrompts) throws {

@@ -42,9 +42,14 @@ public protocol Shelf: AnyObject {
     /// The password of `record`; a `userPresence` item asks the master password
     /// through `prompts`, naming `purpose` (show or copy) in the reason.
     func password(of record: ShelfEntry, for purpose: RevealPurpose, prompts: UserPrompts) throws -> Secret
-    /// Adds a credential. SERVER may be a host, `host:port` or a URL.
+    /// Adds a credential to `store`, or changes the password saved there
+    /// (asking consent when it differs). SERVER may be a host, `host:port` or a URL.
+    /// - Parameter label: the item's label; empty sets none.
+    /// - Returns: the server it was saved for, normalised (the TUI names it by its `qualified` form).
     /// - Throws: an error whose description says what to fix (invalid server, duplicate…).
-    func add(server: String, account: String, password: Secret, store: Store, comment: String, prompts: UserPrompts) throws
+    @discardableResult
+    func add(server: String, account: String, password: Secret, store: Store, label: String, comment: String,
+             prompts: UserPrompts) throws -> ServerName
     /// Changes account, password (nil keeps it) or comment; asks consent when a saved password changes.
     func update(_ record: ShelfEntry, account: String, password: Secret?, comment: String, prompts: UserPrompts) throws
     /// Changes the label, server (a host, `host:port` or URL as typed) or store
@@ -60,7 +65,7 @@ public protocol Shelf: AnyObject {
     func generatePassword(for server: String?) throws -> (password: Secret, summary: String)
     /// The login flow for `server` (DESIGN §4), scheme included; returns the entry to use, or nil when nothing was chosen.
     func login(server: ServerName, prompts: UserPrompts) throws -> ShelfEntry?
-    /// Reads the CSV export at `path` (never modifying it) and plans importing it
+    /// Reads the export at `path` (never modifying it) and plans importing it
     /// into `store` against the saved items; writes nothing (issue 5, docs/import.md).
     /// - Parameter format: nil detects the format from the header line (DESIGN §9).
     /// - Throws: `TransferError` for a file that cannot be imported as a whole

@@ -10,28 +10,25 @@ extension ShelfApp {
         let secret = SecretField()
         if let password { secret.set(password) }
         let server = selectedDomain?.title ?? ""
-        let form = Form(title: "Add Credential", fields: [
-            Form.Field(label: "Server", input: .text(TextField(server)), hint: "host, host:port or URL"),
-            Form.Field(label: "Account", input: .text(TextField())),
-            Form.Field(label: "Password", input: .secret(secret), hint: "Ctrl-G generates one"),
-            Form.Field(label: "Store", input: .choice(["shared", "local"], selected: 0), hint: "Space switches"),
-            Self.notesField(""),
-        ], generatorField: 2)
-        form.focus(on: server.isEmpty ? 0 : 1)
-        run(form, generatorServer: { form.text(at: 0) }) {
-            let server = form.text(at: 0)?.trimmingCharacters(in: .whitespaces) ?? ""
-            let account = form.text(at: 1)?.trimmingCharacters(in: .whitespaces) ?? ""
-            form.fields[0].error = server.isEmpty ? "Enter a server, e.g. example.com" : nil
-            form.fields[1].error = account.isEmpty ? "Enter the account (user name)" : nil
-            form.fields[2].error = secret.isEmpty ? "Enter a password, or Ctrl-G to generate one" : nil
+        let fields = CredentialForm(title: "Add Credential", server: server, serverHint: "host, host:port or URL", account: "",
+                                    secret: secret, passwordHint: "Ctrl-G generates one", label: "", store: .shared, notes: "")
+        let form = fields.form
+        form.focus(on: server.isEmpty ? CredentialForm.server : CredentialForm.account)
+        run(form, generatorServer: { form.text(at: CredentialForm.server) }) {
+            let server = fields.serverText, account = fields.accountText
+            form.fields[CredentialForm.server].error = server.isEmpty ? "Enter a server, e.g. example.com" : nil
+            form.fields[CredentialForm.account].error = account.isEmpty ? "Enter the account (user name)" : nil
+            if let index = fields.password {
+                form.fields[index].error = secret.isEmpty ? "Enter a password, or Ctrl-G to generate one" : nil
+            }
             if let first = form.fields.firstIndex(where: { $0.error != nil }) {
                 form.focus(on: first)
                 return "Some fields need a value."
             }
-            let store: Store = form.choice(at: 3) == 1 ? .local : .shared
+            let saved: ServerName
             do {
-                try shelf.add(server: server, account: account, password: secret.secret(), store: store,
-                              comment: form.text(at: 4) ?? "", prompts: self)
+                saved = try shelf.add(server: server, account: account, password: secret.secret(), store: fields.chosenStore,
+                                      label: fields.labelText, comment: fields.notesText, prompts: self)
             } catch {
                 return "\(error)"
             }
@@ -39,7 +36,8 @@ extension ShelfApp {
             let before = Set(index.records.map(\.id))
             state.apply(.resetSearch)
             reload(selectingNewSince: before)
-            setStatus("Saved \(account) for \(server).")
+            // The server as the lists show it (normalised, Unicode), not as typed.
+            setStatus("Saved \(account) for \(saved.qualified).")
             return nil
         }
         secret.clear()
@@ -48,44 +46,51 @@ extension ShelfApp {
     func editCredential() {
         guard let record = selectedRecord else { return setStatus("Select an account to edit.", error: true) }
         let secret = SecretField()
+        let generic = record.domain.server == nil
         // A Sign in with Apple account has no password: no password field, no generator.
-        let apple = record.signInWithApple != nil
-        let passwordFields = apple ? [] : [
-            Form.Field(label: "Password", input: .secret(secret), hint: "empty keeps the saved one · Ctrl-G generates"),
-        ]
-        let notesField = apple ? 1 : 2
-        let form = Form(title: "Edit \(record.account) · \(record.serverWithPort)", fields: [
-            Form.Field(label: "Account", input: .text(TextField(record.account))),
-        ] + passwordFields + [
-            Self.notesField(record.comment),
-            Form.Field(label: "Label", input: .text(TextField(record.label))),
-            Form.Field(label: "Server", input: .text(TextField(record.domain.server == nil ? "" : record.serverWithPort)),
-                       hint: record.domain.server == nil ? "a generic password has no server" : "host, host:port or URL"),
-            Form.Field(label: "Store", input: .choice(["shared", "local"], selected: record.store == .shared ? 0 : 1), hint: "Space switches"),
-        ], generatorField: apple ? nil : 1)
+        let fields = CredentialForm(
+            title: "Edit \(record.account) · \(record.serverWithPort)",
+            server: generic ? "" : record.serverWithPort,
+            serverHint: generic ? "a generic password has no server" : "host, host:port or URL",
+            account: record.account, secret: record.signInWithApple == nil ? secret : nil,
+            passwordHint: "empty keeps the saved one · Ctrl-G generates",
+            label: record.label, store: record.store, notes: record.comment)
+        let form = fields.form
+        form.focus(on: CredentialForm.account)
         run(form, generatorServer: { record.serverWithPort }) {
-            let account = form.text(at: 0)?.trimmingCharacters(in: .whitespaces) ?? ""
-            form.fields[0].error = account.isEmpty ? "The account cannot be empty" : nil
+            let account = fields.accountText
+            form.fields[CredentialForm.account].error = account.isEmpty ? "The account cannot be empty" : nil
             if account.isEmpty {
-                form.focus(on: 0)
+                form.focus(on: CredentialForm.account)
                 return "Some fields need a value."
             }
+            let comment = fields.notesText, label = fields.labelText, server = fields.serverText, store = fields.chosenStore
+            let changes = (label: label == record.label ? nil : label,
+                           server: server == record.serverWithPort || server.isEmpty ? nil : server,
+                           store: store == record.store ? nil : store)
+            let othersChanged = account != record.account || comment != record.comment
+                || changes.label != nil || changes.server != nil || changes.store != nil
+            var passwordDeclined = false
             do {
-                try shelf.update(record, account: account, password: secret.isEmpty ? nil : secret.secret(),
-                                 comment: form.text(at: notesField) ?? "", prompts: self)
-                let label = form.text(at: notesField + 1) ?? record.label, server = form.text(at: notesField + 2) ?? ""
-                let store: Store = form.choice(at: notesField + 3) == 1 ? .local : .shared
-                try shelf.editMetadata(record, account: account, label: label == record.label ? nil : label,
-                                       server: server == record.serverWithPort || server.isEmpty ? nil : server,
-                                       store: store == record.store ? nil : store, prompts: self)
+                do {
+                    try shelf.update(record, account: account, password: secret.isEmpty ? nil : secret.secret(),
+                                     comment: comment, prompts: self)
+                } catch is ConsentDeclined where !secret.isEmpty && othersChanged {
+                    // "Not Now" refuses the new password only: the form's other edits are still what the user asked for.
+                    passwordDeclined = true
+                    try shelf.update(record, account: account, password: nil, comment: comment, prompts: self)
+                }
+                try shelf.editMetadata(record, account: account, label: changes.label, server: changes.server,
+                                       store: changes.store, prompts: self)
             } catch let declined as ConsentDeclined {
+                reload(select: record.id)
                 setStatus(declined.description)
                 return nil
             } catch {
                 return "\(error)"
             }
             reload(select: record.id)
-            setStatus("Updated \(account).")
+            setStatus(passwordDeclined ? "Updated \(account); kept the saved password (you declined the new one)." : "Updated \(account).")
             return nil
         }
         secret.clear()
@@ -109,8 +114,7 @@ extension ShelfApp {
         guard let record = selectedRecord else { return setStatus("Select an account first.", error: true) }
         do {
             let password = try shelf.password(of: record, for: .copy, prompts: self)
-            let report = clipboard.copy(password, now: now())
-            setStatus(report.message("the password of \(record.account)"), error: !report.copied)
+            showCopy(clipboard.copy(password, now: now()), of: "the password of \(record.account)")
         } catch {
             setStatus("Not copied: \(error)", error: true)
         }
@@ -118,8 +122,7 @@ extension ShelfApp {
 
     func copyAccount() {
         guard let record = selectedRecord else { return setStatus("Select an account first.", error: true) }
-        let report = clipboard.copy(Secret(utf8: record.account), now: now())
-        setStatus(report.message("the account \(record.account)"), error: !report.copied)
+        showCopy(clipboard.copy(Secret(utf8: record.account), now: now()), of: "the account \(record.account)")
     }
 
     /// The status line while a password is shown; hiding it clears the line.
@@ -160,14 +163,5 @@ extension ShelfApp {
         } catch {
             setStatus("\(error)", error: true)
         }
-    }
-}
-
-extension ShelfApp {
-    /// The notes field of the add and edit forms: several lines, Enter adds one, Ctrl-S saves.
-    static func notesField(_ notes: String) -> Form.Field {
-        var field = Form.Field(label: "Notes", input: .text(TextField(notes)), hint: "Enter adds a line · Ctrl-S saves")
-        field.multiline = true
-        return field
     }
 }

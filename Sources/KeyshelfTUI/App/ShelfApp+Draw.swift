@@ -53,6 +53,15 @@ extension ShelfApp {
         drawStatus(layout)
     }
 
+    /// What the marks in the lists mean, for `?`; `drawDomains` and `drawAccounts` draw them.
+    static let markHelpRows: [(keys: String, help: String)] = [
+        ("L S", "a domain with accounts in the local store / the shared credentials"),
+        ("!", "an account with a security finding (S lists them and why)"),
+        ("otp", "an account with a one-time code (o copies it)"),
+        ("Apple", "an account that signs in with Apple (Apple·relay: Hide My Email)"),
+        ("local shared", "the store of an account"),
+    ]
+
     private func drawTitle(_ layout: Layout) {
         screen.fill(row: 0, column: 0, width: layout.columns, role: .title)
         let counts = "\(index.visible.count)/\(index.domains.count) domains · \(index.records.count) accounts"

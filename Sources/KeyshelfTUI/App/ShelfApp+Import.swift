@@ -3,7 +3,7 @@ import KeyshelfTransfer
 import KeyshelfVault
 
 extension ShelfApp {
-    /// `i`: asks for a CSV export, shows what importing it would do, and
+    /// `i`: asks for an export (or a pass store), shows what importing it would do, and
     /// imports after consent (issue 5, docs/import.md).
     ///
     /// Every decision (format, mapping, skipped and failed rows, which rows
@@ -14,7 +14,7 @@ extension ShelfApp {
         let formats = ["auto"] + ImportFormat.allCases.map(\.rawValue)
         let form = Form(title: "Import Passwords", fields: [
             Form.Field(label: "File", input: .text(TextField()),
-                       hint: "CSV export of a browser or password manager; ~ is home"),
+                       hint: "an export file or a pass store folder; ~ is home"),
             Form.Field(label: "Format", input: .choice(formats, selected: 0), hint: "auto reads the header line · Space switches"),
             Form.Field(label: "Store", input: .choice(["shared", "local"], selected: 0), hint: "Space switches"),
         ])

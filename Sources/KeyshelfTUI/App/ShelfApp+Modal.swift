@@ -174,12 +174,16 @@ extension ShelfApp: UserPrompts {
         return answer.map { (account: $0.0, password: $0.1) }
     }
 
-    /// The `?` dialog: every browser binding of `KeyMap` with its help text.
+    /// The `?` dialog: every browser binding of `KeyMap` with its help text,
+    /// Ctrl-Z, the keys of forms, and what the marks in the lists mean.
     func showHelp() {
         let keyColumns = 20
-        let lines = KeyMap.helpRows.map { key, what in
-            key + String(repeating: " ", count: max(1, keyColumns - TerminalText.columns(key))) + what
+        func rows(_ rows: [(keys: String, help: String)]) -> [String] {
+            rows.map { key, what in key + String(repeating: " ", count: max(1, keyColumns - TerminalText.columns(key))) + what }
         }
+        let lines = rows(KeyMap.helpRows + KeyMap.screenHelpRows)
+            + ["", "In forms"] + rows(Form.helpRows)
+            + ["", "In the lists"] + rows(Self.markHelpRows)
         // Wide enough for every line; on a narrower screen descriptions wrap under their column.
         var dialog = Dialog(title: "Keys", message: lines.joined(separator: "\n"), buttons: ["Close"])
         dialog.width = (lines.map { TerminalText.columns($0) }.max() ?? 0) + 4

@@ -101,8 +101,7 @@ extension ShelfApp {
     private func copyDueOneTimeCode() -> Bool {
         guard let pending = oneTime.pendingCopy, now() >= pending.validFrom else { return false }
         oneTime.pendingCopy = nil
-        let report = clipboard.copy(Secret(utf8: pending.code.code), now: now())
-        setStatus(report.message("the one-time code of \(pending.account)"), error: !report.copied)
+        showCopy(clipboard.copy(Secret(utf8: pending.code.code), now: now()), of: "the one-time code of \(pending.account)")
         oneTime.shown = (pending.id, pending.code, pending.code.remaining.map { pending.validFrom.addingTimeInterval(Double($0)) })
         return true
     }

@@ -38,6 +38,8 @@ public final class ShelfApp {
     var findingsGeneration = 0
     /// The one-time codes: badges, the code on show, a copy waiting for the next code.
     var oneTime = OneTimeCodeDisplay()
+    /// The status of the last copy that will be cleared, and what to say once it is (`noteClipboardCleared`).
+    var copyStatus: (shown: String, cleared: String)?
 
     /// - Parameters:
     ///   - clock: the time source for the idle lock and the clipboard timer (tests pass their own).
@@ -104,9 +106,11 @@ public final class ShelfApp {
                 screen.refresh()
                 return .locked
             }
+            let status = state.status
             let key = nextKey()
-            // Each key and each timer tick: show what other processes changed (issue 13 rule 7).
-            let changed = pickUpOutsideChanges() || adoptBackgroundAudit()
+            // Each key and each timer tick: show what other processes changed (issue 13 rule 7),
+            // and a status the timer changed (the clipboard was cleared).
+            let changed = pickUpOutsideChanges() || adoptBackgroundAudit() || state.status != status
             guard let key else {
                 // Only what changed reaches the terminal: curses sends the difference.
                 if oneTimeCodeTick() || changed { draw() }
@@ -121,10 +125,27 @@ public final class ShelfApp {
         }
     }
 
+    /// Once the last copy was cleared, its status line ("…; cleared in 45 s
+    /// unless replaced"), when still on show, says so instead.
+    func noteClipboardCleared() {
+        guard let copy = copyStatus, !clipboard.isWaitingToClear else { return }
+        copyStatus = nil
+        if state.status == copy.shown { setStatus(copy.cleared) }
+    }
+
+    /// Shows where a copy of `what` (e.g. "the password of anna") went, and
+    /// remembers a copy that will be cleared for `noteClipboardCleared`.
+    func showCopy(_ report: CopyReport, of what: String) {
+        let message = report.message(what)
+        setStatus(message, error: !report.copied)
+        copyStatus = report.clearAfter == nil ? nil : (message, report.clearedMessage(what))
+    }
+
     /// The next key, or nil after a timeout (when the idle lock and the clipboard timer are checked).
     func nextKey() -> Key? {
         let key = screen.readKey(timeout: 1)
         clipboard.tick(now: now())
+        noteClipboardCleared()
         guard let key else {
             if configuration.autoLockSeconds > 0, now().timeIntervalSince(lastActivity) >= configuration.autoLockSeconds {
                 lockRequested = true

@@ -72,7 +72,7 @@ final class UnlockScreen {
         if creating, !shortPasswordAccepted, MasterPasswordPolicy.isShort(password.secret()) {
             shortPasswordAccepted = true
             return fail("\(MasterPasswordPolicy.shortWarning) (fewer than \(MasterPasswordPolicy.recommendedMinimumCharacters) "
-                + "characters) Press Enter again to create the vault anyway, or type a longer one.")
+                + "characters) Enter again creates the vault anyway; or type a longer one.")
         }
         working = true
         message = creating ? "Creating the vault (Argon2id)…" : "Unlocking (Argon2id)…"
@@ -119,9 +119,10 @@ final class UnlockScreen {
         let creating = !directory.exists
         let width = min(size.columns - 4, 64)
         let path = directory.url.path
-        // A long path and a long message wrap onto two lines each (then end in `…`).
+        // A long path wraps onto two lines, a message onto three (the short-password
+        // warning needs them at 60 columns); longer ones end in `…`.
         let pathLines = TerminalText.wrap(creating ? "No vault in \(path) yet." : "Vault: \(path)", width: width - 4, maxLines: 2)
-        let messageLines = TerminalText.wrap(message, width: width - 4, maxLines: 2)
+        let messageLines = TerminalText.wrap(message, width: width - 4, maxLines: 3)
         let height = (creating ? 11 : 8) + pathLines.count - 1 + max(1, messageLines.count)
         let top = max(0, (size.rows - height) / 2)
         let left = (size.columns - width) / 2

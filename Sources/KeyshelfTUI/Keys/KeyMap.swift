@@ -51,7 +51,7 @@ public enum KeyMap {
     public static let browser: [Browser] = [
         Browser(.move, [Key.character("j"), Key.character("k"), .up, .down], label: "j k ↑ ↓", help: "move"),
         Browser(.scroll, [.pageUp, .pageDown, .home, .end, Key.control("b"), Key.control("f")],
-                label: "PgUp PgDn Home End", help: "scroll"),
+                label: "PgUp PgDn Home End", help: "scroll a page, to the top, to the end (also Ctrl-B Ctrl-F)"),
         Browser(.switchPane, [.tab, .backTab], label: "Tab h l ← →", help: "switch pane", hint: "Tab pane"),
         // In `?` on the line above: one line for the three ways to change pane.
         Browser(.focusDomains, [Key.character("h"), .left], label: "h ←"),
@@ -62,7 +62,7 @@ public enum KeyMap {
         Browser(.edit, [Key.character("e")], label: "e", help: "edit the selected account", hint: "e edit"),
         Browser(.delete, [Key.character("d")], label: "d", help: "delete (asks first)", hint: "d delete"),
         Browser(.generate, [Key.character("g")], label: "g", help: "generate a password", hint: "g generate"),
-        Browser(.importFile, [Key.character("i")], label: "i", help: "import a CSV export", hint: "i import"),
+        Browser(.importFile, [Key.character("i")], label: "i", help: "import from a browser or password manager", hint: "i import"),
         Browser(.copyPassword, [Key.character("c")], label: "c", help: "copy the password", hint: "c copy"),
         Browser(.copyAccount, [Key.character("u")], label: "u", help: "copy the account", hint: "u user"),
         Browser(.copyOneTimeCode, [Key.character("o")], label: "o",
@@ -72,7 +72,7 @@ public enum KeyMap {
         Browser(.security, [Key.character("S")], label: "S", help: "security recommendations"),
         Browser(.lock, [Key.character("X")], label: "X", help: "lock now", hint: "X lock"),
         Browser(.help, [Key.character("?")], label: "?", help: "this help", hint: "? help"),
-        Browser(.quit, [Key.character("q"), Key.control("c")], label: "q", help: "quit", hint: "q quit"),
+        Browser(.quit, [Key.character("q"), Key.control("c")], label: "q Ctrl-C", help: "quit", hint: "q quit"),
         // Not in `?`: Esc means "back out" everywhere, and the help is itself closed with it.
         Browser(.dismiss, [.escape], label: "Esc"),
     ]
@@ -82,6 +82,12 @@ public enum KeyMap {
     public static let browserHintOrder: [BrowserAction] = [
         .help, .quit, .search, .add, .edit, .delete, .generate, .copyPassword, .copyAccount,
         .copyOneTimeCode, .reveal, .login, .importFile, .lock, .switchPane,
+    ]
+
+    /// Keys `?` lists after the browser's that this table does not bind:
+    /// Ctrl-Z reaches no key table, `CursesScreen.readKey` suspends on it.
+    public static let screenHelpRows: [(keys: String, help: String)] = [
+        ("Ctrl-Z", "suspend to the shell (fg resumes; the vault stays unlocked)"),
     ]
 
     /// The search field's bindings; every other key edits the text.

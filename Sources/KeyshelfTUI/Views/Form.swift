@@ -57,13 +57,40 @@ public final class Form {
         self.generatorField = generatorField
     }
 
+    /// The keys of every form, for `?`: what `handle` and the text fields do with them.
+    public static let helpRows: [(keys: String, help: String)] = [
+        ("Tab ↓ Shift-Tab ↑", "next / previous field"),
+        ("Enter", "next field; saves on the last (in notes: a new line)"),
+        ("Ctrl-S", "save"),
+        ("Ctrl-G", "generate a password (add, edit and login forms)"),
+        ("Space ← →", "switch a choice (store, format)"),
+        ("Ctrl-W Ctrl-U", "delete the word before the cursor / the whole field"),
+        ("Home End", "start / end of the field (also Ctrl-A Ctrl-E)"),
+        ("Esc", "cancel"),
+    ]
+
     /// The key hints at the bottom: only the keys this form answers.
-    public var footer: String {
-        var hints = fields[focus].multiline ? ["Enter new line", "Ctrl-S save", "Tab move"]
+    public var footer: String { hints(multiline: fields[focus].multiline).joined(separator: " · ") }
+
+    private func hints(multiline: Bool) -> [String] {
+        var hints = multiline ? ["Enter new line", "Ctrl-S save", "Tab move"]
             : fields.count == 1 ? ["Enter confirm"] : ["Enter next/save", "Tab move"]
         if generatorField != nil { hints.append("Ctrl-G generate") }
         hints.append("Esc cancel")
-        return hints.joined(separator: " · ")
+        return hints
+    }
+
+    /// `hints` joined with " · " into lines of at most `width` columns, broken between hints.
+    static func lines(of hints: [String], width: Int) -> [String] {
+        var lines: [String] = []
+        for hint in hints {
+            if let last = lines.last, TerminalText.columns(last) + 3 + TerminalText.columns(hint) <= width {
+                lines[lines.count - 1] = last + " · " + hint
+            } else {
+                lines.append(hint)
+            }
+        }
+        return lines
     }
 
     /// Applies a key; returns the outcome when the form is done or asks for a generated password.
@@ -142,7 +169,11 @@ public final class Form {
         // A long error (a file name and a line number) wraps onto up to four lines, the message
         // onto what the screen leaves; a blank line separates the message from the fields.
         let errorLines = error.map { TerminalText.wrap($0, width: width - 4, maxLines: 4) } ?? []
-        let fixed = fields.count * 2 + 5 + errorLines.count
+        // The key line breaks between hints rather than cutting keys off; the box keeps
+        // one height whichever field has focus (a notes field's line is the longest).
+        let footerLines = Self.lines(of: hints(multiline: fields[focus].multiline), width: width - 4)
+        let footerRows = fields.map { Self.lines(of: hints(multiline: $0.multiline), width: width - 4).count }.max() ?? 1
+        let fixed = fields.count * 2 + 4 + footerRows + errorLines.count
         let messageLines = message.map { TerminalText.wrap($0, width: width - 4, maxLines: max(1, size.rows - fixed - 1)) } ?? []
         let height = min(size.rows, fixed + (messageLines.isEmpty ? 0 : messageLines.count + 1))
         let top = max(0, (size.rows - height) / 2)
@@ -160,7 +191,7 @@ public final class Form {
         }
         if !messageLines.isEmpty { row += 1 }
         var cursor: (Int, Int)?
-        for (index, field) in fields.enumerated() where row < top + height - 2 {
+        for (index, field) in fields.enumerated() where row < top + height - 1 - footerRows {
             let focused = index == focus
             screen.put(field.label, row: row, column: left + 2, role: focused ? .accent : .dialog, width: labelWidth)
             let column = left + 2 + labelWidth + 1
@@ -184,7 +215,9 @@ public final class Form {
             }
             row += 2
         }
-        screen.put(footer, row: top + height - 2, column: left + 2, role: .dim, width: width - 4)
+        for (i, line) in footerLines.enumerated() {
+            screen.put(line, row: top + height - 1 - footerRows + i, column: left + 2, role: .dim, width: width - 4)
+        }
         if let cursor {
             screen.setCursor(row: cursor.0, column: cursor.1, visible: true)
         } else {

@@ -62,7 +62,7 @@ enum SourceReader {
                 case .error: throw TransferError.notUTF8(path: path, line: line)
                 }
             }
-            encoded.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) }
+            encoded.withUnsafeMutableBytes { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) }
             guard raw.count % 2 == 0 else { throw TransferError.notUTF8(path: path, line: line) }
             return out.contents()
         }

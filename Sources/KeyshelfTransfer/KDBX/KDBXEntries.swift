@@ -97,7 +97,7 @@ final class KDBXEntries: NSObject, XMLParserDelegate {
     private func unprotect(_ base64: String) -> Secret {
         guard var data = Data(base64Encoded: base64.trimmingCharacters(in: .whitespacesAndNewlines)) else { return Secret(utf8: "") }
         let out = SecureBytes(copying: data)
-        data.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) }
+        data.withUnsafeMutableBytes { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) }
         out.withUnsafeMutableBytes { stream?.apply($0) }
         return Secret(out)
     }
