@@ -44,7 +44,7 @@ let package = Package(
         .target(name: "KeyshelfCredentials", dependencies: ["KeyshelfVault", "KeyshelfCrypto", "CIDN2", "CZxcvbn", "CCurl"]),
         .target(name: "KeyshelfAgent", dependencies: ["KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto", "CSystem"]),
         // Sync of shared.vault through git (docs/sync.md).
-        .target(name: "KeyshelfSync", dependencies: ["KeyshelfCredentials", "KeyshelfVault"]),
+        .target(name: "KeyshelfSync", dependencies: ["KeyshelfCredentials", "KeyshelfVault", "CSystem"]),
         .target(name: "KeyshelfTransfer", dependencies: ["KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto", "CCSV", "CZlib"]),
         // Clipboard rules shared by the TUI's copy keys and `get --clip`.
         .target(name: "KeyshelfClipboard", dependencies: ["KeyshelfCrypto", "CSystem"]),
@@ -66,6 +66,7 @@ let package = Package(
         .testTarget(name: "CryptoTests", dependencies: ["KeyshelfCrypto"]),
         .testTarget(name: "VaultTests", dependencies: ["KeyshelfVault", "KeyshelfCrypto", "KeyshelfTestSupport", "vault-stress"], resources: [.copy("Fixtures")]),
         .testTarget(name: "CredentialsTests", dependencies: ["KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto", "KeyshelfTestSupport"]),
+        .testTarget(name: "GitTests", dependencies: ["KeyshelfSync"]),
         .testTarget(name: "TransferTests", dependencies: ["KeyshelfTransfer", "KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto"], resources: [.copy("Fixtures")]),
         .testTarget(name: "TUITests", dependencies: ["KeyshelfTUI", "KeyshelfTestSupport", "KeyshelfClipboard", "KeyshelfTransfer", "KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto"]),
         .testTarget(name: "EndToEndTests", dependencies: ["keyshelf", "keyshelf-full", "KeyshelfCLI", "KeyshelfTUI", "KeyshelfCredentials", "KeyshelfVault", "KeyshelfCrypto", "KeyshelfTestSupport"]),

@@ -39,43 +39,21 @@ public struct Git: Sendable {
         self.environment = env
     }
 
-    /// Runs `git ARGUMENTS` in the work tree.
+    /// Runs `git ARGUMENTS` in the work tree and waits for it (`ChildProcess`).
     /// - Parameter input: bytes for its standard input (none: /dev/null).
     /// - Throws: `SyncError` when it cannot start, or (unless `check` is false)
     ///   when it exits non-zero, quoting git's message.
     @discardableResult
     public func run(_ arguments: [String], input: Data? = nil, check: Bool = true) throws -> Result {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = environment
-        process.currentDirectoryURL = workTree
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        let inPipe = input.map { _ in Pipe() }
-        process.standardInput = inPipe ?? FileHandle.nullDevice
+        let ran: ChildProcess.Output
         do {
-            try process.run()
+            ran = try ChildProcess.run(executable.path, arguments, environment: environment, directory: workTree.path,
+                                       input: input.map { [UInt8]($0) })
         } catch {
-            throw SyncError("cannot run git: \(error.localizedDescription)")
+            throw SyncError("cannot run git: \(error)")
         }
-        if let inPipe, let input {
-            inPipe.fileHandleForWriting.write(input)
-            try? inPipe.fileHandleForWriting.close()
-        }
-        let collected = Collected()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async {
-            collected.set(err.fileHandleForReading.readDataToEndOfFile())
-            group.leave()
-        }
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        let result = Result(status: process.terminationStatus, output: output,
-                            errorText: String(decoding: collected.data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        let result = Result(status: ran.status, output: Data(ran.standardOutput),
+                            errorText: String(decoding: ran.standardError, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
         if check && result.status != 0 {
             throw SyncError("git \(arguments.first ?? "") failed: \(result.errorText.isEmpty ? "exit \(result.status)" : result.errorText)")
         }
@@ -101,14 +79,6 @@ public struct Git: Sendable {
     public func isAncestor(_ ancestor: String, of descendant: String) throws -> Bool {
         try run(["merge-base", "--is-ancestor", ancestor, descendant], check: false).status == 0
     }
-}
-
-/// Standard error collected on another thread.
-private final class Collected: @unchecked Sendable {
-    private let lock = NSLock()
-    private var bytes = Data()
-    func set(_ data: Data) { lock.withLock { bytes = data } }
-    var data: Data { lock.withLock { bytes } }
 }
 
 /// A sync failure with a sentence the user can act on (exit 1).

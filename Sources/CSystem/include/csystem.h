@@ -38,4 +38,20 @@ int keyshelf_spawn_daemon(const char *path, char *const argv[], char *const envp
 /// hold no descriptor the caller waits on (xclip and wl-copy fork a server).
 int keyshelf_spawn_detached(const char *path, char *const argv[], char *const envp[], int stdin_fd, int stdout_fd, pid_t *pid);
 
+/// A pipe whose two ends are close-on-exec (pipe2 with O_CLOEXEC, which
+/// Glibc does not export to Swift): fds[0] reads, fds[1] writes. Returns 0,
+/// or -1 with errno set.
+int keyshelf_pipe(int fds[2]);
+
+/// Starts `path` with `argv` and `envp` as a child the caller waits for
+/// (waitpid), in the working directory `directory`: standard input is
+/// `stdin_fd` (/dev/null when -1), standard output and error `stdout_fd` and
+/// `stderr_fd` (dup2'ed; each must be >= 3), every other descriptor closed,
+/// no signal blocked and every signal at its default action. It stays in the
+/// caller's session and process group, so a Ctrl-C at the terminal stops it
+/// with the caller. Returns 0 and the pid, or an errno value (also when
+/// `directory` cannot be entered or `path` cannot be executed).
+int keyshelf_spawn_child(const char *path, char *const argv[], char *const envp[], const char *directory,
+                         int stdin_fd, int stdout_fd, int stderr_fd, pid_t *pid);
+
 #endif
