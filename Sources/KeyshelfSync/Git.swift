@@ -66,13 +66,13 @@ public struct Git: Sendable {
         return result.status == 0 ? result.text : nil
     }
 
-    /// The bytes of `path` in `commit`, or nil when the commit has no such file.
+    /// The bytes of the blob `id`.
     /// - Parameter limit: largest blob accepted, in bytes (as a vault file's limit).
-    public func file(_ path: String, at commit: String, limit: Int = 2 << 30) throws -> [UInt8]? {
-        let size = try run(["cat-file", "-s", "\(commit):\(path)"], check: false)
-        guard size.status == 0, let count = Int(size.text) else { return nil }
-        guard count <= limit else { throw SyncError("\(commit):\(path) is \(count) bytes, larger than any vault keyshelf opens; refused") }
-        return [UInt8](try run(["cat-file", "blob", "\(commit):\(path)"]).output)
+    /// - Throws: `SyncError` when git fails or the blob is larger than `limit`.
+    public func blob(_ id: String, limit: Int = 2 << 30) throws -> [UInt8] {
+        let size = try run(["cat-file", "-s", id])
+        guard let count = Int(size.text), count <= limit else { throw SyncError("\(id) is \(size.text) bytes, larger than any vault keyshelf opens; refused") }
+        return [UInt8](try run(["cat-file", "blob", id]).output)
     }
 
     /// Whether `ancestor` is an ancestor of (or equal to) `descendant`.

@@ -50,10 +50,11 @@ extension SyncRepository {
     public func log(session: VaultSession, limit: Int = 50) throws -> [SyncLogEntry] {
         guard try git.resolve("HEAD") != nil else { return [] }
         let lines = try git.run(["log", "--max-count=\(limit)", "--format=%H %ct %P", "--", Self.fileName]).text.split(separator: "\n")
+        let copies = SharedCopies(git: git, session: session)
         return try lines.map { line in
             let fields = line.split(separator: " ").map(String.init)
-            let after = try copy(at: fields[0], session)
-            let before = try fields.count > 2 ? copy(at: fields[2], session) : []
+            let after = try copies.items(at: fields[0])
+            let before = try fields.count > 2 ? copies.items(at: fields[2]) : []
             return SyncLogEntry(commit: fields[0], date: Date(timeIntervalSince1970: TimeInterval(fields[1]) ?? 0),
                                 changes: RecordChanges.between(old: before, new: after))
         }

@@ -12,7 +12,10 @@ import KeyshelfVault
 // children: /proc/PID/stat utime + stime and cutime + cstime).
 // KEYSHELF_BENCH_COUNTS=10000 (the default) the sizes; KEYSHELF_BENCH_CHANGES=100
 // (the default) the changes on each side; KEYSHELF_BENCH_SINGLE_SYNCS=100 (the
-// default) the single-record syncs for the growth (0 skips it). docs/benchmarks.md.
+// default) the single-record syncs for the growth (0 skips it). KEYSHELF_BENCH_HOLD=1
+// prints the directory of the two vaults and their remote before the timed
+// syncs and waits for a line on standard input (to copy it for profiling).
+// docs/benchmarks.md.
 func runSyncBenchmarks() throws {
     let environment = ProcessInfo.processInfo.environment
     let counts = environment["KEYSHELF_BENCH_COUNTS"]?.split(separator: ",").compactMap { Int($0) } ?? [10_000]
@@ -86,6 +89,11 @@ private func runGitSyncBenchmark(count: Int, changes: Int, singleSyncs: Int) thr
     }
     try edit(a, changes, tag: "a")
     try edit(b, changes, tag: "bb")
+    if ProcessInfo.processInfo.environment["KEYSHELF_BENCH_HOLD"] == "1" {
+        print("# hold: \(root.path)")
+        fflush(nil)
+        _ = readLine()
+    }
     let syncB = try spawnAndMeasure(binary.path, ["sync", "--vault", b.path], environment: env)
     let syncA = try spawnAndMeasure(binary.path, ["sync", "--vault", a.path], environment: env)
     print("keyshelf sync of \(count) credentials, \(changes) changes each side (wall; CPU of keyshelf itself, of its git commands): "
