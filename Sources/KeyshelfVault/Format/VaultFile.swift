@@ -203,11 +203,11 @@ enum VaultFile {
     static func open(_ file: [UInt8], header: VaultHeader, vaultKey: SecureBytes, path: String) throws -> Opened {
         let end = try payloadEnd(file, header: header, path: path)
         let found = header.version == 1 ? Segments(ranges: [VaultHeader.byteCount..<end]) : try segments(file, end: end, header: header, path: path)
-        let base = try openBase(file, found, header: header, vaultKey: vaultKey, path: path)
-        var lists = base.lists
+        var (lists, payloadTag) = try openBase(file, found, header: header, vaultKey: vaultKey, path: path)
         let appendices = found.ranges[(found.manifest.map { $0 + 1 } ?? 1)...]
+        let baseListCount = lists.count
         for (index, segment) in appendices.enumerated() {
-            let associatedData = appendixAssociatedData(header: header, payloadTag: base.tag, index: index)
+            let associatedData = appendixAssociatedData(header: header, payloadTag: payloadTag, index: index)
             do {
                 lists.append(try openSegment(file, segment, header: header, vaultKey: vaultKey, associatedData: associatedData))
             } catch {
@@ -215,16 +215,18 @@ enum VaultFile {
             }
         }
         do {
-            var plaintext = lists.count == 1 ? lists[0] : try RecordCodec.join(lists)
+            let folds = header.version >= 3 && !appendices.isEmpty
+            let baseItemCount = folds ? try lists[..<baseListCount].reduce(0) { $0 + (try RecordCodec.itemCount($1)) } : 0
+            var plaintext = lists.count == 1 ? lists[0] : try RecordCodec.join(&lists)
+            lists = []
             let generation = RecordOrigin.nextGeneration()
             var items = try RecordCodec.decode(plaintext, generation: generation)
-            if header.version >= 3, !appendices.isEmpty,
-               var folded = folded(items, firstSegmentCount: try base.lists.reduce(0) { $0 + (try RecordCodec.itemCount($1)) }) {
+            if folds, var folded = folded(items, firstSegmentCount: baseItemCount) {
                 // Re-encoded, so that the session's plaintext is the encoding of its items (what a save compares with).
                 plaintext = RecordCodec.encode(&folded, generation: generation)
                 items = folded
             }
-            return Opened(items: items, plaintext: plaintext, generation: generation, payloadTag: base.tag,
+            return Opened(items: items, plaintext: plaintext, generation: generation, payloadTag: payloadTag,
                           appendixCount: appendices.count,
                           appendixByteCount: appendices.reduce(0) { $0 + segmentPrefixByteCount + $1.count },
                           hasUnfinishedAppend: file.count > end)
