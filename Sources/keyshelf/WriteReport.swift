@@ -42,17 +42,10 @@ enum WriteReport {
     /// `delete`'s `ok` fields: the `server` deleted on, then per store (local, shared) 1 deleted there, 0 not.
     /// - Throws: `HandBack.notPlainSuccess` for a reply that does not fit.
     static func deletion(_ reader: inout ReplyReader, host: String, account: String) throws(HandBack) {
-        let server = try self.server(&reader, host: host)
-        let local = try reader.byte(), shared = try reader.byte()
-        guard reader.isAtEnd, local <= 1, shared <= 1 else { throw .notPlainSuccess }
-        var line = Line()
-        line.words("deleted the password for ")
-        try line.quoted(account)
-        line.words(" on ")
-        try line.server(host: server.host, port: server.port, scheme: server.scheme)
         // `RmCommand.from`: with neither flag set it says the shared credentials too.
-        line.words(local == 1 && shared == 1 ? " from both stores" : local == 1 ? " from the local store" : " from the shared credentials")
-        note(String(decoding: line.bytes, as: UTF8.self))
+        try storeLine(&reader, host: host, account: account, lead: "deleted the password for ", needsAStore: false) { local, shared in
+            local && shared ? " from both stores" : local ? " from the local store" : " from the shared credentials"
+        }
     }
 
     /// `edit`'s `ok` fields: the `server` the item is at, then per store
@@ -60,15 +53,24 @@ enum WriteReport {
     /// KeyshelfCLI's `EditCommand` does.
     /// - Throws: `HandBack.notPlainSuccess` for a reply that does not fit.
     static func edit(_ reader: inout ReplyReader, host: String, account: String) throws(HandBack) {
+        try storeLine(&reader, host: host, account: account, lead: "changed ", needsAStore: true) { local, shared in
+            local && shared ? ", now in both stores" : local ? ", now in the local store" : ", now in the shared credentials"
+        }
+    }
+
+    /// Notes "LEAD 'ACCOUNT' on SERVER" and the ending the two store bytes
+    /// (local, shared; each 0 or 1, at least one 1 when `needsAStore`) choose.
+    private static func storeLine(_ reader: inout ReplyReader, host: String, account: String, lead: String, needsAStore: Bool,
+                                  ending: (_ local: Bool, _ shared: Bool) -> String) throws(HandBack) {
         let server = try self.server(&reader, host: host)
         let local = try reader.byte(), shared = try reader.byte()
-        guard reader.isAtEnd, local <= 1, shared <= 1, local + shared > 0 else { throw .notPlainSuccess }
+        guard reader.isAtEnd, local <= 1, shared <= 1, !needsAStore || local + shared > 0 else { throw .notPlainSuccess }
         var line = Line()
-        line.words("changed ")
+        line.words(lead)
         try line.quoted(account)
         line.words(" on ")
         try line.server(host: server.host, port: server.port, scheme: server.scheme)
-        line.words(local == 1 && shared == 1 ? ", now in both stores" : local == 1 ? ", now in the local store" : ", now in the shared credentials")
+        line.words(ending(local == 1, shared == 1))
         note(String(decoding: line.bytes, as: UTF8.self))
     }
 
