@@ -142,5 +142,17 @@ import Testing
         #expect(plan.incoming.summary == "1 added, 1 changed")
     }
 
+    /// The same account added on both machines (two ids, one primary key):
+    /// the plan names it once, the loser is a tombstone in the merge.
+    @Test func planNamesAnAccountAddedOnBothSidesOnce() {
+        let ours = edit([], "dave", password: "d-ours", at: t0.addingTimeInterval(1))
+        let theirs = edit([], "dave", password: "d-theirs", at: t0.addingTimeInterval(2))
+        let plan = SyncPlan(ours: ours, theirs: theirs, base: [])
+        let added = plan.conflicts.filter { $0.contains("added on both sides") }
+        #expect(added.count == 1 && added[0].contains("dave"))
+        #expect(plan.merged.filter(\.isDeleted).count == 1)
+        #expect(SyncPlan(ours: ours, theirs: ours, base: []).conflicts.isEmpty)
+    }
+
     func byID(_ a: Item, _ b: Item) -> Bool { a.id.uuidString < b.id.uuidString }
 }

@@ -284,4 +284,26 @@ extension SessionTests {
         try FileManager.default.copyItem(atPath: vault.path + "/backups/shared.1.bak", toPath: vault.file(.shared))
         #expect(try vault.directory.unlock(password: testPassword).contents().shared == [sampleItem(1)])
     }
+
+    /// `keyshelf sync` writes its plan's merge only when `modify(since:)`
+    /// says the items are those the plan read: a save by another process
+    /// in between must make it merge again, or that save would be lost.
+    @Test func modifySinceARevisionSeesAnotherProcessesSave() throws {
+        let vault = TemporaryVault()
+        defer { vault.cleanUp() }
+        let session = try vault.directory.create(password: testPassword, limits: .minimum)
+        try session.modify { $0.shared = [sampleItem(1)] }
+        let revision = session.revision
+        let planned = try session.contents().shared
+        try session.modify(since: revision) { _, unchanged in #expect(unchanged) }
+
+        let other = try vault.directory.unlock(password: testPassword)
+        try other.modify { $0.shared.append(sampleItem(2)) }
+        other.lock()
+        try session.modify(since: revision) { contents, unchanged in
+            #expect(!unchanged)
+            #expect(contents.shared.map(\.account) == ["user1@example.com", "user2@example.com"])
+            #expect(planned.count == 1)
+        }
+    }
 }
