@@ -29,6 +29,9 @@ import Testing
         #expect(try h.perform(rename, consent: approved) == .edited(server: site, stores: [.shared]))
         #expect(approved.requests == [.update(server: site, account: "bob")])
         #expect(try h.check(h.run(["get", "example.com", "bob", "--yes", "--no-agent"])).stdout == "alices\n")
+        // The replaced password is kept, as an update keeps it (hostile review: it was lost).
+        let history = try h.check(h.run(["get", "example.com", "bob", "--history", "--yes", "--no-agent"])).stdout
+        #expect(history.contains("bobs"), "\(history)")
         #expect(try h.run(["get", "example.com", "alice", "--yes", "--no-agent"]).status == 3)
 
         let moved = try ServerName(parsing: "moved.example:8443")

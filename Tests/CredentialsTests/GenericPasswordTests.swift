@@ -36,6 +36,19 @@ import Testing
         #expect(try keyshelf.addGeneric(service: "wifi", account: "home", password: secret("two")).outcome == .unchanged)
     }
 
+    /// Renaming onto a saved account replaces it only with consent, and
+    /// its password stays in the renamed item's history (hostile review).
+    @Test func renamingOntoASavedAccountKeepsItsPasswordInTheHistory() throws {
+        let (keyshelf, vault) = try shelf(consent: ApproveAll())
+        try keyshelf.addGeneric(service: "wifi", account: "home", password: secret("psk-home"))
+        try keyshelf.addGeneric(service: "wifi", account: "office", password: secret("psk-office"))
+        try keyshelf.editGeneric(service: "wifi", account: "home", MetadataChanges(account: "office"))
+        let live = try vault.loadItems().local.filter { !$0.isDeleted }
+        #expect(live.map(\.account) == ["office"])
+        #expect(live.first?.password?.text == "psk-home")
+        #expect(live.first?.passwordHistory.map(\.password.text) == ["psk-office"])
+    }
+
     @Test func severalAccountsReservedServicesAndDeletion() throws {
         let (keyshelf, vault) = try shelf(consent: ApproveAll())
         try keyshelf.addGeneric(service: "api", account: "a", password: secret("1"))

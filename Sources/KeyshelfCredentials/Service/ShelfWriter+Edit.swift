@@ -73,6 +73,8 @@ extension ShelfWriter {
                     guard consent.ask(.update(server: newServer, account: newAccount)) != .declined else {
                         throw KeychainError.canceled("replacing the saved password for \(InertText.quoted(newAccount)) on \(newServer.qualified) was declined")
                     }
+                    // Replaced as an update replaces a password: the occupant's stays in the history.
+                    item.absorbHistory(of: items[target][occupant], changed: now)
                     items[target][occupant].markDeleted(at: now)
                 }
                 item.modificationDate = now
@@ -112,6 +114,9 @@ extension ShelfWriter {
                let occupant = items[store].firstIndex(inPlace: ItemQuery(itemClass: .genericPassword, account: renamed, service: service).matches) {
                 guard consent.ask(.updateService(service: service, account: renamed)) != .declined else {
                     throw KeychainError.canceled("replacing the saved password for \(InertText.quoted(renamed)) of service \(InertText.quoted(service)) was declined")
+                }
+                if let renamedItem = items[store].firstIndex(inPlace: query.matches) {
+                    items[store][renamedItem].absorbHistory(of: items[store][occupant], changed: now)
                 }
                 items[store][occupant].markDeleted(at: now)
             }

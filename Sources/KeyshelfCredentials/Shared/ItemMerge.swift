@@ -84,13 +84,7 @@ public enum ItemMerge {
 
     /// Moves `loser`'s password and history into `winner`'s history.
     private static func absorb(_ loser: Item, into winner: inout Item) {
-        let changed = winner.effectiveStamp.wallDate
-        var entries = winner.passwordHistory + loser.passwordHistory
-        // A password already in the history keeps its date: merging the same copies again changes nothing.
-        if !loser.isDeleted, let password = loser.password, !entries.contains(where: { $0.password == password }) {
-            entries.append(PasswordHistoryEntry(password: password, replaced: changed))
-        }
-        winner.passwordHistory = PasswordHistory.normalized(entries, current: winner.password, changed: changed)
+        winner.absorbHistory(of: loser, changed: winner.effectiveStamp.wallDate)
     }
 
     /// A total order between two copies: the later stamp; on a tie a

@@ -54,3 +54,20 @@ public enum PasswordHistory {
         secret.withUnsafeBytes { GenericHash.hash($0, byteCount: 16) }
     }
 }
+
+extension Item {
+    /// Keeps `replaced`'s password (unless it is a tombstone or the password
+    /// is there already) and its history in this item's history, the
+    /// password dated `changed`; normalised by `PasswordHistory.normalized`.
+    /// For an item that takes the place of another with its primary key — a
+    /// merge of two records (`ItemMerge`), an edit onto a saved account — so
+    /// that no password is lost (docs/sync.md, "Password history").
+    public mutating func absorbHistory(of replaced: Item, changed: Date) {
+        var entries = passwordHistory + replaced.passwordHistory
+        // A password already in the history keeps its date: merging the same copies again changes nothing.
+        if !replaced.isDeleted, let password = replaced.password, !entries.contains(where: { $0.password == password }) {
+            entries.append(PasswordHistoryEntry(password: password, replaced: changed))
+        }
+        passwordHistory = PasswordHistory.normalized(entries, current: self.password, changed: changed)
+    }
+}
