@@ -120,4 +120,66 @@ import Testing
         try shelf.edit(server: ServerPattern(parsing: "site9.example"), account: "moved-by-another", MetadataChanges(label: "seen"))
         try check("edit of the other process's item")
     }
+
+    /// Another process saves between the facade's locked write and its
+    /// read-back, keeping the item count but moving items (an `rm` and an
+    /// `add`): the indexes the write kept must not be used for those items
+    /// (hostile review).
+    @Test func indexesAreNotKeptWhenAnotherProcessSavedAfterTheWrite() throws {
+        let url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("keyshelf-hostindex-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let session = try VaultDirectory(url: url).create(password: secret("master"), limits: .minimum)
+        defer { session.lock() }
+        try session.modify { contents in
+            contents.local = (0..<6).map { internetItem("site\($0 % 3).example", "user\($0)", "pw\($0)") }
+        }
+        let vault = WriteAfterLockVault(session)
+        let shelf = try Keyshelf(vault: vault, consent: ScriptedConsent(otherwise: .approved))
+        _ = shelf.accounts(of: try ServerPattern(parsing: "site1.example"))
+        vault.afterNextWrite = {
+            // Another process: the first item goes, one of another host takes the last place.
+            let other = try VaultDirectory(url: url).unlock(password: secret("master"))
+            defer { other.lock() }
+            try other.modify { contents in
+                contents.local.removeFirst()
+                contents.local.append(internetItem("site9.example", "late", "pw"))
+            }
+        }
+        try shelf.edit(server: ServerPattern(parsing: "site1.example"), account: "user1", MetadataChanges(label: "L"))
+        for host in ["site0.example", "site1.example", "site2.example", "site9.example"] {
+            let pattern = try ServerPattern(parsing: host)
+            let fresh = try session.loadItems().local.filter { !$0.isDeleted && $0.server == host }.map(\.account)
+            for _ in 0..<2 {
+                #expect(shelf.accounts(of: pattern).map(\.account).sorted() == fresh.sorted(), "\(host)")
+            }
+        }
+    }
+}
+
+/// A session whose next locked write is followed, before anything is read
+/// back, by `afterNextWrite` (another process's save in that gap).
+private final class WriteAfterLockVault: CredentialVault {
+    let session: VaultSession
+    var afterNextWrite: (() throws -> Void)?
+    init(_ session: VaultSession) { self.session = session }
+
+    private func then<T>(_ result: T) throws -> T {
+        if let run = afterNextWrite {
+            afterNextWrite = nil
+            try run()
+        }
+        return result
+    }
+
+    func loadItems() throws -> StoredItems { try session.loadItems() }
+    func modifyItems<T>(_ body: (inout StoredItems) throws -> T) throws -> T { try then(session.modifyItems(body)) }
+    func modifyItems<T>(since revision: Int, _ body: (inout StoredItems, _ unchanged: Bool) throws -> T) throws -> T {
+        try then(session.modifyItems(since: revision, body))
+    }
+    func addItem(to store: Store, _ body: (StoredItems) throws -> Item?) throws -> Bool { try then(session.addItem(to: store, body)) }
+    func verifyPassword(_ password: Secret) -> Bool { session.verifyPassword(password) }
+    func changeMasterPassword(from current: Secret, to newPassword: Secret) throws {
+        try session.changeMasterPassword(from: current, to: newPassword)
+    }
+    var revision: Int { session.revision }
 }

@@ -79,17 +79,22 @@ final class ShelfWriter {
     /// Saved or not, the snapshot is then what the vault now has (or, when it
     /// cannot say, the next `refresh()` asks again).
     /// - Parameter keeping: after the write, the host indexes that still
-    ///   hold for what the vault then has (nil: none).
+    ///   hold for what the vault then has (nil: none). They are kept only
+    ///   when the items read back are the write's own: another process may
+    ///   save between the write's lock and that read, moving items.
     func withoutSnapshot<T>(keeping: () -> [Store: HostIndex]? = { nil }, _ write: () throws -> T) rethrows -> T {
         reader.adopt(VaultContents())
+        var written: Int?
         defer {
             if let items = try? vault.loadItems() {
-                reader.adopt(items, indexes: keeping())
+                reader.adopt(items, indexes: vault.revision == written ? keeping() : nil)
             } else {
                 reader.invalidate()
             }
         }
-        return try write()
+        let result = try write()
+        written = vault.revision
+        return result
     }
 
     /// Runs `body` on `items[store]` moved into a `LocalStore` and back (also
