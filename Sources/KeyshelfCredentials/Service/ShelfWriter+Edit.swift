@@ -107,7 +107,11 @@ extension ShelfWriter {
         let query = ItemQuery(itemClass: .genericPassword, account: account, service: service)
         let now = Date()
         try mutate { items, consent in
-            guard let store = Store.allCases.first(where: { items[$0].firstIndex(inPlace: query.matches) != nil }) else {
+            var found: (store: Store, index: Int)?
+            for store in Store.allCases where found == nil {
+                found = items[store].firstIndex(inPlace: query.matches).map { (store, $0) }
+            }
+            guard let (store, index) = found else {
                 throw KeychainError.notFound("no saved password for \(InertText.quoted(account)) of service \(InertText.quoted(service))")
             }
             if let renamed = changes.account, renamed != account,
@@ -115,9 +119,7 @@ extension ShelfWriter {
                 guard consent.ask(.updateService(service: service, account: renamed)) != .declined else {
                     throw KeychainError.canceled("replacing the saved password for \(InertText.quoted(renamed)) of service \(InertText.quoted(service)) was declined")
                 }
-                if let renamedItem = items[store].firstIndex(inPlace: query.matches) {
-                    items[store][renamedItem].absorbHistory(of: items[store][occupant], changed: now)
-                }
+                items[store][index].absorbHistory(of: items[store][occupant], changed: now)
                 items[store][occupant].markDeleted(at: now)
             }
             try Self.editing(store, of: &items) { local in

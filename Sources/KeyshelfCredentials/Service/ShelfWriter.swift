@@ -29,48 +29,36 @@ final class ShelfWriter {
     /// policy is left waiting for an answer (`Consent.isWaitingForAnswer`)
     /// nothing is saved and `errSecUserCanceled` is thrown.
     func mutate<T>(_ body: (inout VaultContents, any Consent) throws -> T) throws -> T {
-        let recorded = RecordedConsent(consent)
-        if !consent.answersWithoutWaiting {
-            // Fresh items, so the questions match what the locked run will find
-            // (a `VaultSession` re-reads only the files that changed on disk).
-            var dryRun = try vault.loadItems()
-            _ = try body(&dryRun, recorded)
-        }
-        return try withoutSnapshot {
-            try vault.modifyItems { items in
-                let result = try body(&items, recorded)
-                // A request left for the user elsewhere (the agent's client): save nothing yet.
-                if consent.isWaitingForAnswer { throw KeychainError.canceled("a consent request is waiting for the user's answer") }
-                return result
-            }
-        }
+        try mutate(near: nil, keepsHosts: false) { items, consent, _ in try body(&items, consent) }
     }
 
     /// `mutate` for a change of the items at one host (`edit`, a password
     /// change): `body` also gets a `HostLookup`, which finds that host's
     /// items through the reader's `HostIndex` when the locked run edits the
-    /// snapshot's items (else by a scan). With `keepsHosts` (the change
-    /// moves no item to another host and removes none) the reader keeps its
-    /// indexes afterwards, extended by the items appended, so the next
-    /// lookup or write builds none.
-    func mutate<T>(near host: String, keepsHosts: Bool, _ body: (inout VaultContents, any Consent, HostLookup) throws -> T) throws -> T {
+    /// snapshot's items (else, and when `host` is nil, by a scan). With
+    /// `keepsHosts` (the change moves no item to another host and removes
+    /// none) the reader keeps its indexes afterwards, extended by the items
+    /// appended, so the next lookup or write builds none.
+    func mutate<T>(near host: String?, keepsHosts: Bool, _ body: (inout VaultContents, any Consent, HostLookup) throws -> T) throws -> T {
         let recorded = RecordedConsent(consent)
         if !consent.answersWithoutWaiting {
+            // Fresh items, so the questions match what the locked run will find
+            // (a `VaultSession` re-reads only the files that changed on disk).
             var dryRun = try vault.loadItems()
             _ = try body(&dryRun, recorded, HostLookup.scanning)
         }
         let revision = reader.snapshotRevision
-        let (indexes, positions) = reader.indexes(near: host)
+        let near = host.map { reader.indexes(near: $0) }
         var kept: [Store: HostIndex]?
-        let result = try withoutSnapshot(keeping: { kept }) {
+        return try withoutSnapshot(keeping: { kept }) {
             try vault.modifyItems(since: revision) { items, unchanged in
-                let result = try body(&items, recorded, HostLookup(positions: unchanged ? positions : nil))
+                let result = try body(&items, recorded, HostLookup(positions: unchanged ? near?.positions : nil))
+                // A request left for the user elsewhere (the agent's client): save nothing yet.
                 if consent.isWaitingForAnswer { throw KeychainError.canceled("a consent request is waiting for the user's answer") }
-                if unchanged && keepsHosts { kept = indexes }
+                if unchanged && keepsHosts { kept = near?.indexes }
                 return result
             }
         }
-        return result
     }
 
     /// Runs a locked write holding no reference to the vault's item arrays,
