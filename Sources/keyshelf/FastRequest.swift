@@ -51,13 +51,14 @@ struct FastRequest {
         "add": ["--password-stdin", "--yes", "--local", "--shared"], "rm": ["--yes", "--local", "--shared"],
         "edit": ["--yes", "--local", "--shared"],
     ]
-    /// The options of `edit` the thin client serves, which take a value.
-    private static let valueOptions: Set<String> = ["--label", "--account", "--move-to"]
+    /// The options that take a value (`--opt V` or `--opt=V`): `--vault`
+    /// anywhere, and those of `edit` the thin client serves.
+    private static let valueOptions: Set<String> = ["--vault"]
+    private static let editValueOptions = valueOptions.union(["--label", "--account", "--move-to"])
 
     /// - Parameter arguments: the command line without the program name.
     /// - Throws: `HandBack.unservedArguments`.
     init(arguments: [String]) throws(HandBack) {
-        var vault: String?
         var words: [String] = []
         var flags: Set<String> = []
         var values: [String: String] = [:]
@@ -66,19 +67,8 @@ struct FastRequest {
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
-            if argument == "--vault" || argument.hasPrefix("--vault=") {
-                guard vault == nil else { throw .unservedArguments }
-                if argument == "--vault" {
-                    guard index < arguments.count else { throw .unservedArguments }
-                    vault = arguments[index]
-                    index += 1
-                } else {
-                    vault = String(argument.dropFirst("--vault=".count))
-                }
-            } else if argument == "-" || !argument.hasPrefix("-") {
-                guard !argument.isEmpty else { throw .unservedArguments }
-                if commandWord == nil { commandWord = argument } else { words.append(argument) }
-            } else if commandWord == "edit", let name = Self.valueOptions.first(where: { argument == $0 || argument.hasPrefix($0 + "=") }) {
+            if let name = (commandWord == "edit" ? Self.editValueOptions : Self.valueOptions)
+                .first(where: { argument == $0 || argument.hasPrefix($0 + "=") }) {
                 // Given twice is the full program's usage error.
                 guard values[name] == nil else { throw .unservedArguments }
                 if argument == name {
@@ -88,6 +78,9 @@ struct FastRequest {
                 } else {
                     values[name] = String(argument.dropFirst(name.count + 1))
                 }
+            } else if argument == "-" || !argument.hasPrefix("-") {
+                guard !argument.isEmpty else { throw .unservedArguments }
+                if commandWord == nil { commandWord = argument } else { words.append(argument) }
             } else {
                 // A flag before the command word is the full program's (`--version`, `--help`, `--password-fd`, …).
                 guard let commandWord, let allowed = Self.flags[commandWord],
@@ -134,7 +127,7 @@ struct FastRequest {
             throw .unservedArguments
         }
         // An empty --vault counts as not given, as in the full program.
-        self.vault = vault.flatMap { $0.isEmpty ? nil : $0 }
+        self.vault = values["--vault"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// `server`, when it and `account` are names `Line` prints as the full program does.
